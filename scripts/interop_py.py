@@ -1,0 +1,102 @@
+"""Interop check: drive tinymcp with the official MCP Python SDK (`pip install mcp`).
+
+Usage: python interop_py.py CONFIG [SERVER_ROOT]
+Spawns `python3 -m tinymcp --config CONFIG --page-size 20` in SERVER_ROOT (default: repo root),
+prints one PASS/FAIL line per check and exits 1 if any check failed.
+"""
+
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import mcp
+from mcp import ClientSession, StdioServerParameters, stdio_client, types
+
+CONFIG = sys.argv[1]
+ROOT = sys.argv[2] if len(sys.argv) > 2 else str(Path(__file__).resolve().parent.parent)
+SERVER = StdioServerParameters(
+    command="python3",
+    args=["-m", "tinymcp", "--config", CONFIG, "--page-size", "20"],
+    env={"PYTHONPATH": ROOT},  # merged over the SDK's filtered default env (HOME, PATH, ...)
+    cwd=ROOT,
+)
+failures = 0
+
+
+def check(name, ok, detail=""):
+    global failures
+    failures += not ok
+    print(f"{'PASS' if ok else 'FAIL'}: py: {name}" + (f" ({detail})" if detail else ""), flush=True)
+
+
+async def walk_pages(list_page):
+    """Follow nextCursor to the end; returns (page count, list of prompt names)."""
+    pages, names, cursor = 0, [], None
+    while True:
+        result = await list_page(cursor)
+        pages += 1
+        names += [p.name for p in result.prompts]
+        cursor = result.next_cursor
+        if cursor is None or pages > 100:
+            return pages, names
+
+
+async def expect_error(name, call, code):
+    try:
+        await call
+    except Exception as e:  # McpError (1.x) / MCPError (2.x) both carry .error.code
+        got = getattr(getattr(e, "error", None), "code", None)
+        check(name, got == code, f"got {type(e).__name__} code={got}: {e}")
+    else:
+        check(name, False, "no error raised")
+
+
+async def check_pages_and_prompts(list_page, get_prompt, label):
+    pages, names = await walk_pages(list_page)
+    check(f"{label}: prompts/list walks 13 pages", pages == 13, f"{pages} pages")
+    check(f"{label}: 250 unique prompt names", len(names) == 250 and len(set(names)) == 250, f"{len(names)} names")
+    result = await get_prompt("p007", {"topic": "x"})
+    texts = [m.content.text for m in result.messages if m.content.type == "text"]
+    ok = any("x" in t and "{topic}" not in t for t in texts)
+    check(f"{label}: prompts/get p007 renders topic=x", ok, repr(texts))
+
+
+async def session_checks():
+    async with stdio_client(SERVER) as (read, write), ClientSession(read, write) as session:
+        init = await session.initialize()
+        check("ClientSession.initialize", init.capabilities.prompts is not None, f"protocolVersion={init.protocol_version}")
+        await check_pages_and_prompts(
+            lambda cursor: session.list_prompts(params=types.PaginatedRequestParams(cursor=cursor)),
+            session.get_prompt,
+            "ClientSession",
+        )
+        await expect_error("ClientSession: unknown prompt -> -32602", session.get_prompt("nope"), -32602)
+        await expect_error("ClientSession: missing required arg -> -32602", session.get_prompt("p007", {}), -32602)
+
+
+async def client_checks():
+    start = time.perf_counter()
+    async with mcp.Client(SERVER) as client:  # default mode ("auto": server/discover, then maybe initialize)
+        elapsed = time.perf_counter() - start
+        check("mcp.Client connect < 1s", elapsed < 1.0, f"{elapsed:.3f}s, protocolVersion={client.protocol_version}")
+        await check_pages_and_prompts(
+            lambda cursor: client.list_prompts(cursor=cursor), client.get_prompt, "mcp.Client"
+        )
+
+
+async def main():
+    for name, checks in [("ClientSession", session_checks), ("mcp.Client", client_checks)]:
+        if name == "mcp.Client" and not hasattr(mcp, "Client"):
+            print("SKIP: py: mcp.Client not in this SDK version")
+            continue
+        try:
+            with anyio.fail_after(60):
+                await checks()
+        except Exception as e:
+            check(f"{name}: ran without unexpected error", False, f"{type(e).__name__}: {e!r}")
+
+
+if __name__ == "__main__":
+    anyio.run(main)
+    sys.exit(1 if failures else 0)

@@ -1,0 +1,64 @@
+// Interop check: drive tinymcp with the official MCP TypeScript SDK (@modelcontextprotocol/sdk).
+// Usage: node interop_ts.mjs CONFIG SERVER_ROOT
+// Must sit next to a node_modules holding the SDK (scripts/interop copies it there): ESM bare
+// imports resolve from the file's own location and ignore NODE_PATH.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+
+const [config, root] = process.argv.slice(2);
+let failures = 0;
+const check = (name, ok, detail = '') => {
+    if (!ok) failures++;
+    console.log(`${ok ? 'PASS' : 'FAIL'}: ts: ${name}${detail ? ` (${detail})` : ''}`);
+};
+const expectError = async (name, promise, code) => {
+    try {
+        await promise;
+        check(name, false, 'no error raised');
+    } catch (e) {
+        check(name, e instanceof McpError && e.code === code, `got ${e?.name} code=${e?.code}: ${e?.message}`);
+    }
+};
+
+setTimeout(() => {
+    console.log('FAIL: ts: timed out after 60s');
+    process.exit(1);
+}, 60_000).unref();
+
+const transport = new StdioClientTransport({
+    command: 'python3',
+    args: ['-m', 'tinymcp', '--config', config, '--page-size', '20'],
+    // The SDK only inherits HOME/LOGNAME/PATH/SHELL/TERM/USER unless env is given.
+    env: { ...getDefaultEnvironment(), PYTHONPATH: root },
+    cwd: root
+});
+const client = new Client({ name: 'tinymcp-interop-ts', version: '1.0' });
+try {
+    await client.connect(transport);
+    check('connect/initialize', client.getServerCapabilities()?.prompts !== undefined,
+        `server=${JSON.stringify(client.getServerVersion())}`);
+
+    let pages = 0, cursor;
+    const names = [];
+    do {
+        const result = await client.listPrompts(cursor === undefined ? {} : { cursor });
+        pages++;
+        names.push(...result.prompts.map(p => p.name));
+        cursor = result.nextCursor;
+    } while (cursor !== undefined && pages <= 100);
+    check('prompts/list walks 13 pages', pages === 13, `${pages} pages`);
+    check('250 unique prompt names', names.length === 250 && new Set(names).size === 250, `${names.length} names`);
+
+    const got = await client.getPrompt({ name: 'p007', arguments: { topic: 'x' } });
+    const texts = got.messages.filter(m => m.content.type === 'text').map(m => m.content.text);
+    check('prompts/get p007 renders topic=x', texts.some(t => t.includes('x') && !t.includes('{topic}')), JSON.stringify(texts));
+
+    await expectError('unknown prompt -> -32602', client.getPrompt({ name: 'nope' }), -32602);
+    await expectError('missing required arg -> -32602', client.getPrompt({ name: 'p007', arguments: {} }), -32602);
+} catch (e) {
+    check('ran without unexpected error', false, String(e?.stack ?? e));
+} finally {
+    await client.close();
+}
+process.exit(failures ? 1 : 0);

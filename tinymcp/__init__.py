@@ -1,0 +1,30 @@
+"""tinymcp: a small, standard-library-only MCP server for prompts.
+
+Public API:
+
+- ``serve(config, **options)``: serve ``config`` (a dict, see README) on stdio until EOF.
+- ``Server(config)`` / ``Session(server)``: the sans-I/O core; ``Session.receive_data(bytes)``
+  returns the bytes to send back.
+- ``load_config(dict)``: validate a config; ``ConfigError`` lists every problem with its path.
+"""
+
+__version__ = "0.1.0"
+
+from .errors import ConfigError, ProtocolError, TinyMCPError
+from .prompts import load_config
+from .session import Server, Session
+
+__all__ = ["__version__", "serve", "Server", "Session", "load_config", "ConfigError",
+           "ProtocolError", "TinyMCPError"]
+
+
+def serve(config=None, **options):
+    """Serve ``config`` (a dict; the embedded default prompts when None) over stdio.
+
+    Blocks until the client closes stdin or a SIGTERM/SIGINT arrives; returns the exit
+    status (0). ``options``: ``page_size``, ``max_line``.
+    """
+    from .stdio import serve_stdio
+    if config is None:
+        from .defaults import DEFAULT_CONFIG as config
+    return serve_stdio(Server(config, **options))

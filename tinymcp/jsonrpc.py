@@ -1,0 +1,137 @@
+"""JSON-RPC 2.0 over newline-delimited UTF-8: framing, decoding, encoding.
+
+Sans-I/O: bytes in, values out, and back. Nothing here knows MCP.
+stdio framing (every revision, transports-stdio "stdio"): messages are delimited by
+newlines and MUST NOT contain embedded newlines, so we split on b"\\n" only (never
+``splitlines``, which would also split on \\r, \\x0b, \\x1c, U+2028 ...).
+"""
+
+import json
+
+from .errors import InvalidRequest, ParseError
+
+__all__ = ["LineBuffer", "TOO_LONG", "decode", "encode", "DEFAULT_MAX_LINE"]
+
+DEFAULT_MAX_LINE = 16 * 1024 * 1024
+
+#: Yielded by ``LineBuffer.feed`` in place of a line that exceeded the limit.
+TOO_LONG = object()
+
+_BLANK = b" \t\r"
+
+
+class LineBuffer:
+    """Splits a byte stream into lines, holding at most ``max_line`` bytes of a partial one.
+
+    A line longer than the limit is reported once as ``TOO_LONG`` as soon as the
+    limit is passed, and the rest of it is dropped as it arrives (never buffered).
+    """
+
+    __slots__ = ("max_line", "_partial", "_skipping")
+
+    def __init__(self, max_line=DEFAULT_MAX_LINE):
+        self.max_line = max_line
+        self._partial = bytearray()
+        self._skipping = False
+
+    def feed(self, data):
+        """Return the complete lines (``bytes`` without the newline, or ``TOO_LONG``)."""
+        out = []
+        if self._skipping:
+            nl = data.find(b"\n")
+            if nl < 0:
+                return out
+            data = data[nl + 1:]
+            self._skipping = False
+        if self._partial:
+            nl = data.find(b"\n")
+            if nl < 0:
+                self._partial += data
+                if len(self._partial) > self.max_line:
+                    self._overflow(out)
+                return out
+            self._partial += data[:nl]
+            line = bytes(self._partial)
+            self._partial = bytearray()
+            self._emit(line, out)
+            data = data[nl + 1:]
+        lines = data.split(b"\n")
+        tail = lines.pop()
+        for line in lines:
+            self._emit(line, out)
+        if tail:
+            if len(tail) > self.max_line:
+                self._overflow(out)
+            else:
+                self._partial += tail
+        return out
+
+    def close(self):
+        """End of stream: the final unterminated line, if any, as a list like ``feed``."""
+        out = []
+        if self._partial and not self._skipping:
+            self._emit(bytes(self._partial), out)
+        self._partial = bytearray()
+        self._skipping = False
+        return out
+
+    def _emit(self, line, out):
+        if len(line) > self.max_line:
+            out.append(TOO_LONG)
+            return
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if line and line.strip(_BLANK):
+            out.append(line)
+
+    def _overflow(self, out):
+        self._partial = bytearray()
+        self._skipping = True
+        out.append(TOO_LONG)
+
+
+def _reject_constant(name):
+    # Python's json accepts NaN/Infinity/-Infinity; JSON (RFC 8259) does not.
+    raise ValueError("%s is not valid JSON" % name)
+
+
+_loads = json.JSONDecoder(parse_constant=_reject_constant).decode
+
+
+def decode(line):
+    """Parse one line (bytes) into a Python value, or raise ``ParseError``.
+
+    The line must be strict UTF-8 (no U+FFFD guessing, no UTF-16 sniffing).
+    """
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError("Parse error: invalid UTF-8 at byte %d" % exc.start)
+    try:
+        return _loads(text)
+    except RecursionError:
+        raise ParseError("Parse error: nesting too deep")
+    except ValueError as exc:
+        # str(JSONDecodeError) gives the position, never the input itself.
+        raise ParseError("Parse error: %s" % (exc,))
+
+
+_dumps = json.JSONEncoder(
+    ensure_ascii=True, separators=(",", ":"), allow_nan=False, check_circular=False).encode
+
+
+def encode(message):
+    """One compact, ASCII-only JSON line, newline included."""
+    return _dumps(message).encode("ascii") + b"\n"
+
+
+def check_id(msg):
+    """The request id if it is a string or an integer (never bool/float/null/object).
+
+    Raises ``InvalidRequest`` otherwise (basic-overview "Requests": ids MUST be a
+    string or integer and MUST NOT be null).
+    """
+    rid = msg["id"]
+    if type(rid) is str or type(rid) is int:
+        return rid
+    raise InvalidRequest("Invalid Request: id must be a string or an integer")

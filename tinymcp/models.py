@@ -1,0 +1,489 @@
+"""Models: prompts, arguments, messages and content blocks; validated from config, shaped for the wire.
+
+Each model is a small slotted class with an explicit ``from_wire(obj, path, check)``
+validator (docs/decisions.md: not ``dataclasses``, whose import pulls in ``inspect``
+and costs a fifth of our cold-start budget). Validators record every problem in a
+``Check`` with the path of the offending value, so one load lists every mistake.
+
+``to_wire`` shaping follows the negotiated revision: fields and block types a revision
+does not define are left out or converted, never sent raw to an older client.
+"""
+
+from .template import Template, parse_template
+
+__all__ = [
+    "LEGACY_VERSIONS", "MODERN_VERSIONS", "ALL_VERSIONS", "Check", "Prompt", "PromptArgument",
+    "message_from_wire", "messages_from_render", "shape_content",
+]
+
+#: Handshake-era revisions, oldest first (lifecycle "Version Negotiation").
+LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+#: Stateless-era revisions (2026-07-28 versioning "Terminology").
+MODERN_VERSIONS = ("2026-07-28",)
+ALL_VERSIONS = LEGACY_VERSIONS + MODERN_VERSIONS
+
+# Revision strings are ISO dates, so plain string comparison orders them.
+V_AUDIO = "2025-03-26"        # AudioContent appears
+V_TITLES = "2025-06-18"       # title, _meta, ResourceLink, Annotations.lastModified
+V_ICONS = "2025-11-25"        # icons on Prompt and ResourceLink
+
+ROLES = ("user", "assistant")
+
+
+def describe(value):
+    """'a string', 'true', 'a list' ...: the JSON type of a value, for messages."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (int, float)):
+        return "the number %r" % (value,) if len(repr(value)) <= 20 else "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a %s" % type(value).__name__
+
+
+class Check:
+    """Collects ``(path, message)`` problems; typed getters return None on a mismatch."""
+
+    __slots__ = ("problems",)
+
+    def __init__(self):
+        self.problems = []
+
+    def fail(self, path, msg):
+        self.problems.append((path, msg))
+
+    def obj(self, value, path):
+        if isinstance(value, dict):
+            return value
+        self.fail(path, "expected an object, got %s" % describe(value))
+        return None
+
+    def keys(self, obj, path, allowed):
+        for key in obj:
+            if key not in allowed:
+                hint = _close_match(key, allowed)
+                self.fail(_join(path, key), "unknown key" + (
+                    " (did you mean %r?)" % hint if hint else ""))
+
+    def field(self, obj, key, path, kind, required=False):
+        """``obj[key]`` if present and of ``kind`` ('string', 'boolean', 'integer',
+        'number', 'list', 'object', 'callable'); else record a problem."""
+        if key not in obj:
+            if required:
+                self.fail(path, "missing required key %r" % key)
+            return None
+        value = obj[key]
+        if _KIND_TEST[kind](value):
+            return value
+        self.fail(_join(path, key), "expected %s, got %s" % (_KIND_NAME[kind], describe(value)))
+        return None
+
+
+_KIND_TEST = {
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: v is True or v is False,
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "list": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "callable": callable,
+}
+_KIND_NAME = {
+    "string": "a string", "boolean": "true or false", "integer": "an integer",
+    "number": "a number", "list": "a list", "object": "an object", "callable": "a callable",
+}
+
+
+def _join(path, key):
+    return "%s.%s" % (path, key) if path else key
+
+
+def _close_match(key, allowed):
+    import difflib  # only on the error path
+    found = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=0.7)
+    return found[0] if found else None
+
+
+# --- content blocks ---------------------------------------------------------------
+
+_BLOCK_KEYS = {
+    "text": ("type", "text", "annotations", "_meta"),
+    "image": ("type", "data", "mimeType", "annotations", "_meta"),
+    "audio": ("type", "data", "mimeType", "annotations", "_meta"),
+    "resource": ("type", "resource", "annotations", "_meta"),
+    "resource_link": ("type", "uri", "name", "title", "description", "mimeType", "size",
+                      "annotations", "icons", "_meta"),
+}
+_RESOURCE_KEYS = ("uri", "mimeType", "text", "blob", "_meta")
+
+
+_B64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
+def _check_base64(check, value, path):
+    """Strict standard base64 (RFC 4648 section 4, padded), as the schema's ``byte`` format."""
+    body = value.rstrip("=")
+    if len(value) % 4 or len(value) - len(body) > 2 or not _B64_ALPHABET.issuperset(body):
+        check.fail(path, "expected base64 data")
+
+
+def _check_annotations(check, value, path):
+    ann = check.obj(value, path)
+    if ann is None:
+        return
+    check.keys(ann, path, ("audience", "priority", "lastModified"))
+    audience = check.field(ann, "audience", path, "list")
+    for i, role in enumerate(audience or ()):
+        if role not in ROLES:
+            check.fail("%s.audience[%d]" % (path, i), "expected 'user' or 'assistant', got %s"
+                       % describe(role))
+    priority = check.field(ann, "priority", path, "number")
+    if priority is not None and not 0 <= priority <= 1:
+        check.fail(path + ".priority", "expected a number from 0 to 1, got %r" % (priority,))
+    check.field(ann, "lastModified", path, "string")
+
+
+def _check_icons(check, value, path):
+    if not isinstance(value, list):
+        check.fail(path, "expected a list, got %s" % describe(value))
+        return
+    for i, icon in enumerate(value):
+        ipath = "%s[%d]" % (path, i)
+        icon = check.obj(icon, ipath)
+        if icon is None:
+            continue
+        check.keys(icon, ipath, ("src", "mimeType", "sizes", "theme"))
+        check.field(icon, "src", ipath, "string", required=True)
+        check.field(icon, "mimeType", ipath, "string")
+        sizes = check.field(icon, "sizes", ipath, "list")
+        for j, size in enumerate(sizes or ()):
+            if not isinstance(size, str):
+                check.fail("%s.sizes[%d]" % (ipath, j), "expected a string, got %s" % describe(size))
+        theme = icon.get("theme")
+        if theme is not None and theme not in ("light", "dark"):
+            check.fail(ipath + ".theme", "expected 'light' or 'dark', got %s" % describe(theme))
+
+
+def _template(check, value, path, templated, key, sub):
+    """Parse a templated string field; record (key, sub, Template) when it has placeholders."""
+    if templated is None:
+        return
+    try:
+        tpl = parse_template(value)
+    except ValueError as exc:
+        check.fail(path, str(exc))
+        return
+    if isinstance(tpl, Template):
+        templated.append((key, sub, tpl))
+
+
+def content_from_wire(check, obj, path, templated=None):
+    """Validate one content block; returns its wire dict (templates left as typed).
+
+    ``templated`` (a list) receives ``(key, subkey, Template)`` for fields with
+    placeholders: text, resource text and uri, resource_link uri. ``None`` means the
+    block is final output (from a ``render`` callable) and is not templated.
+    """
+    block = check.obj(obj, path)
+    if block is None:
+        return None
+    kind = block.get("type")
+    if kind not in _BLOCK_KEYS:
+        check.fail(_join(path, "type"), "expected one of %s, got %s" % (
+            ", ".join(repr(k) for k in _BLOCK_KEYS), describe(kind)))
+        return None
+    before = len(check.problems)
+    check.keys(block, path, _BLOCK_KEYS[kind])
+    if kind == "text":
+        text = check.field(block, "text", path, "string", required=True)
+        if text is not None:
+            _template(check, text, path + ".text", templated, "text", None)
+    elif kind in ("image", "audio"):
+        data = check.field(block, "data", path, "string", required=True)
+        if data is not None:
+            _check_base64(check, data, path + ".data")
+        check.field(block, "mimeType", path, "string", required=True)
+    elif kind == "resource":
+        rpath = path + ".resource"
+        res = check.field(block, "resource", path, "object", required=True)
+        if res is not None:
+            check.keys(res, rpath, _RESOURCE_KEYS)
+            uri = check.field(res, "uri", rpath, "string", required=True)
+            if uri is not None:
+                _template(check, uri, rpath + ".uri", templated, "resource", "uri")
+            check.field(res, "mimeType", rpath, "string")
+            check.field(res, "_meta", rpath, "object")
+            if ("text" in res) == ("blob" in res):
+                check.fail(rpath, "expected exactly one of 'text' or 'blob'")
+            elif "text" in res:
+                text = check.field(res, "text", rpath, "string")
+                if text is not None:
+                    _template(check, text, rpath + ".text", templated, "resource", "text")
+            else:
+                blob = check.field(res, "blob", rpath, "string")
+                if blob is not None:
+                    _check_base64(check, blob, rpath + ".blob")
+    else:  # resource_link
+        uri = check.field(block, "uri", path, "string", required=True)
+        if uri is not None:
+            _template(check, uri, path + ".uri", templated, "uri", None)
+        check.field(block, "name", path, "string", required=True)
+        for key in ("title", "description", "mimeType"):
+            check.field(block, key, path, "string")
+        size = check.field(block, "size", path, "integer")
+        if size is not None and size < 0:
+            check.fail(path + ".size", "expected a size of 0 or more, got %d" % size)
+        if "icons" in block:
+            _check_icons(check, block["icons"], path + ".icons")
+    if "annotations" in block:
+        _check_annotations(check, block["annotations"], path + ".annotations")
+    check.field(block, "_meta", path, "object")
+    return block if len(check.problems) == before else None
+
+
+def message_from_wire(check, obj, path, templated=None):
+    """``{role, text}`` or ``{role, content: {...block...}}``; returns the wire message."""
+    msg = check.obj(obj, path)
+    if msg is None:
+        return None
+    before = len(check.problems)
+    check.keys(msg, path, ("role", "text", "content"))
+    role = msg.get("role")
+    if role not in ROLES:
+        check.fail(_join(path, "role") if "role" in msg else path,
+                   "expected 'user' or 'assistant', got %s" % describe(role)
+                   if "role" in msg else "missing required key 'role'")
+    if ("text" in msg) == ("content" in msg):
+        check.fail(path, "expected exactly one of 'text' or 'content'")
+        return None
+    if "text" in msg:
+        text = check.field(msg, "text", path, "string")
+        if text is None:
+            return None
+        _template(check, text, path + ".text", templated, "text", None)
+        block = {"type": "text", "text": text}
+    else:
+        block = content_from_wire(check, msg["content"], path + ".content", templated)
+    if block is None or len(check.problems) != before:
+        return None
+    return {"role": role, "content": block}
+
+
+def messages_from_render(result, path="render()"):
+    """Validate what a ``render`` callable returned: a str, or a list of messages."""
+    if isinstance(result, str):
+        return [{"role": "user", "content": {"type": "text", "text": result}}]
+    check = Check()
+    out = []
+    if not isinstance(result, list):
+        check.fail(path, "expected a string or a list of messages, got %s" % describe(result))
+    else:
+        for i, item in enumerate(result):
+            out.append(message_from_wire(check, item, "%s[%d]" % (path, i)))
+    if check.problems:
+        from .errors import ConfigError
+        raise ConfigError(check.problems)
+    return out
+
+
+# --- shaping for older revisions ---------------------------------------------------
+
+def _link_as_text(block):
+    bits = [block.get("title") or block["name"], "<%s>" % block["uri"]]
+    if block.get("mimeType"):
+        bits.append("(%s)" % block["mimeType"])
+    if block.get("size") is not None:
+        bits.append("%d bytes" % block["size"])
+    text = "[resource link] " + " ".join(bits)
+    if block.get("description"):
+        text += ": " + block["description"]
+    return text
+
+
+def shape_content(block, version):
+    """The block as ``version`` defines it (called only for versions before 2025-11-25).
+
+    Audio before 2025-03-26 and resource_link before 2025-06-18 become text blocks that
+    carry the same information; ``_meta``, ``lastModified`` and ``icons`` are dropped
+    where the revision has no such field (docs/decisions.md).
+    """
+    kind = block["type"]
+    if kind == "audio" and version < V_AUDIO:
+        block = {"type": "text", "text": "[audio %s, base64] %s" % (block["mimeType"], block["data"]),
+                 "annotations": block.get("annotations")}
+    elif kind == "resource_link" and version < V_TITLES:
+        block = {"type": "text", "text": _link_as_text(block), "annotations": block.get("annotations")}
+    if version < V_TITLES:
+        block = {k: v for k, v in block.items() if k != "_meta" and v is not None}
+        ann = block.get("annotations")
+        if ann and "lastModified" in ann:
+            ann = {k: v for k, v in ann.items() if k != "lastModified"}
+            if ann:
+                block["annotations"] = ann
+            else:
+                del block["annotations"]
+        res = block.get("resource")
+        if res and "_meta" in res:
+            block["resource"] = {k: v for k, v in res.items() if k != "_meta"}
+    elif kind == "resource_link" and "icons" in block:
+        block = {k: v for k, v in block.items() if k != "icons"}
+    return block
+
+
+def needs_shaping(block):
+    """True when ``shape_content`` could change the block for some older revision."""
+    return (block["type"] in ("audio", "resource_link") or "_meta" in block
+            or "annotations" in block or "_meta" in block.get("resource", ()))
+
+
+# --- prompts ---------------------------------------------------------------------
+
+class PromptArgument:
+    """One declared argument of a prompt."""
+
+    __slots__ = ("name", "title", "description", "required", "default", "extra")
+
+    KEYS = ("name", "title", "description", "required", "default")
+
+    def __init__(self, name, title=None, description=None, required=False, default=None, extra=None):
+        self.name = name
+        self.title = title
+        self.description = description
+        self.required = required
+        self.default = default
+        self.extra = extra or {}
+
+    @classmethod
+    def from_wire(cls, check, obj, path, extra_keys=()):
+        arg = check.obj(obj, path)
+        if arg is None:
+            return None
+        before = len(check.problems)
+        check.keys(arg, path, cls.KEYS + tuple(extra_keys))
+        name = check.field(arg, "name", path, "string", required=True)
+        if name == "":
+            check.fail(path + ".name", "expected a non-empty string")
+        title = check.field(arg, "title", path, "string")
+        description = check.field(arg, "description", path, "string")
+        required = check.field(arg, "required", path, "boolean")
+        default = check.field(arg, "default", path, "string")
+        if required and default is not None:
+            check.fail(path + ".default", "a required argument takes no default")
+        if len(check.problems) != before:
+            return None
+        return cls(name, title, description, bool(required), default,
+                   {k: arg[k] for k in extra_keys if k in arg})
+
+    def to_wire(self, version):
+        out = {"name": self.name}
+        if self.title is not None and version >= V_TITLES:
+            out["title"] = self.title
+        if self.description is not None:
+            out["description"] = self.description
+        if self.required:
+            out["required"] = True
+        return out
+
+
+class Prompt:
+    """A prompt: metadata, arguments, and either message templates or a ``render`` callable."""
+
+    __slots__ = ("name", "title", "description", "icons", "meta", "arguments", "messages",
+                 "render_fn", "extra", "_by_arg", "_required", "_defaults", "_listing")
+
+    KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render")
+
+    def __init__(self, name, title=None, description=None, icons=None, meta=None, arguments=(),
+                 messages=None, render_fn=None, extra=None):
+        self.name = name
+        self.title = title
+        self.description = description
+        self.icons = icons
+        self.meta = meta
+        self.arguments = list(arguments)
+        #: list of (wire message, [(key, subkey, Template)]) when template-based
+        self.messages = messages
+        self.render_fn = render_fn
+        self.extra = extra or {}
+        self._by_arg = {a.name: a for a in self.arguments}
+        self._required = [a.name for a in self.arguments if a.required]
+        self._defaults = {a.name: a.default for a in self.arguments if a.default is not None}
+        self._listing = {}
+
+    @classmethod
+    def from_wire(cls, check, obj, path, extra_keys=(), arg_extra_keys=()):
+        p = check.obj(obj, path)
+        if p is None:
+            return None
+        before = len(check.problems)
+        check.keys(p, path, cls.KEYS + tuple(extra_keys))
+        name = check.field(p, "name", path, "string", required=True)
+        if name == "":
+            check.fail(path + ".name", "expected a non-empty string")
+        title = check.field(p, "title", path, "string")
+        description = check.field(p, "description", path, "string")
+        meta = check.field(p, "_meta", path, "object")
+        icons = p.get("icons")
+        if icons is not None:
+            _check_icons(check, icons, path + ".icons")
+        arguments = []
+        raw_args = check.field(p, "arguments", path, "list") or ()
+        seen = set()
+        for i, raw in enumerate(raw_args):
+            apath = "%s.arguments[%d]" % (path, i)
+            arg = PromptArgument.from_wire(check, raw, apath, arg_extra_keys)
+            if arg is None:
+                continue
+            if arg.name in seen:
+                check.fail(apath + ".name", "duplicate argument name %r" % arg.name)
+            seen.add(arg.name)
+            arguments.append(arg)
+        render_fn = check.field(p, "render", path, "callable")
+        messages = None
+        if ("messages" in p) == ("render" in p):
+            check.fail(path, "expected exactly one of 'messages' or 'render'")
+        elif "messages" in p:
+            raw_msgs = check.field(p, "messages", path, "list")
+            if raw_msgs is not None:
+                if not raw_msgs:
+                    check.fail(path + ".messages", "expected at least one message")
+                messages = []
+                for i, raw in enumerate(raw_msgs):
+                    mpath = "%s.messages[%d]" % (path, i)
+                    templated = []
+                    msg = message_from_wire(check, raw, mpath, templated)
+                    for _key, _sub, tpl in templated:
+                        for ref in tpl.names:
+                            if ref not in seen:
+                                check.fail(mpath, "placeholder {%s} names no declared argument" % ref)
+                    messages.append((msg, templated))
+        if len(check.problems) != before:
+            return None
+        return cls(name, title, description, icons, meta, arguments, messages, render_fn,
+                   {k: p[k] for k in extra_keys if k in p})
+
+    def listing(self, version):
+        """The ``Prompt`` object of ``prompts/list`` as ``version`` defines it (cached)."""
+        shape = V_ICONS if version >= V_ICONS else V_TITLES if version >= V_TITLES else "old"
+        out = self._listing.get(shape)
+        if out is None:
+            out = {"name": self.name}
+            if shape != "old":
+                if self.title is not None:
+                    out["title"] = self.title
+            if self.description is not None:
+                out["description"] = self.description
+            if self.arguments:
+                out["arguments"] = [a.to_wire(version) for a in self.arguments]
+            if shape == V_ICONS and self.icons:
+                out["icons"] = self.icons
+            if shape != "old" and self.meta is not None:
+                out["_meta"] = self.meta
+            self._listing[shape] = out
+        return out

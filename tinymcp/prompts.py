@@ -1,0 +1,193 @@
+"""The prompts registry: a validated config, paginated listing, argument checks, rendering.
+
+Sans-I/O: the config arrives as a plain dict (cli.py reads JSON files).
+"""
+
+import base64
+import binascii
+from bisect import bisect_right
+
+from .errors import ConfigError, InvalidParams, clip
+from .models import Check, Prompt, describe, messages_from_render
+
+__all__ = ["ServerConfig", "PromptSet", "load_config", "RenderFailed", "DEFAULT_PAGE_SIZE"]
+
+DEFAULT_PAGE_SIZE = 50
+
+_TOP_KEYS = ("server", "page_size", "prompts")
+_SERVER_KEYS = ("name", "version", "title", "instructions")
+
+
+class RenderFailed(Exception):
+    """A ``render`` callable raised or returned something unusable; ``__cause__`` says what."""
+
+
+class PromptSet:
+    """Prompts by name, with stable cursors over the sorted names."""
+
+    __slots__ = ("by_name", "names")
+
+    def __init__(self, prompts):
+        self.by_name = {p.name: p for p in prompts}
+        self.names = sorted(self.by_name)
+
+    def __len__(self):
+        return len(self.names)
+
+    def page(self, cursor, size):
+        """``(prompts, next_cursor)``; ``next_cursor`` is None on the last page.
+
+        A cursor names the last prompt of the previous page (by name, not offset),
+        so prompts added or removed meanwhile cause neither duplicates nor skips
+        (pagination: cursors are opaque to the client and stable for the server).
+        """
+        start = 0 if cursor is None else bisect_right(self.names, decode_cursor(cursor))
+        names = self.names[start:start + size]
+        by_name = self.by_name
+        prompts = [by_name[n] for n in names]
+        more = start + size < len(self.names)
+        return prompts, (encode_cursor(names[-1]) if more else None)
+
+    def get(self, name):
+        return self.by_name.get(name)
+
+
+# Cursor = urlsafe base64 of (4-byte CRC of the name, name). The CRC and a canonical
+# re-encoding reject tampered or foreign cursors instead of silently restarting at 0.
+_CURSOR_SALT = b"tinymcp-cursor-1\0"
+
+
+def encode_cursor(name):
+    raw = name.encode("utf-8")
+    tag = binascii.crc32(_CURSOR_SALT + raw).to_bytes(4, "big")
+    return base64.urlsafe_b64encode(tag + raw).decode("ascii").rstrip("=")
+
+
+def decode_cursor(cursor):
+    bad = InvalidParams("Invalid cursor")
+    if not isinstance(cursor, str) or not cursor or len(cursor) > 4096:
+        raise bad
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        name = raw[4:].decode("utf-8")
+    except (ValueError, binascii.Error):
+        raise bad
+    if len(raw) < 5 or encode_cursor(name) != cursor:
+        raise bad
+    return name
+
+
+class ServerConfig:
+    """What a server serves: identity, instructions, page size and the prompt set."""
+
+    __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts")
+
+    def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
+                 page_size=DEFAULT_PAGE_SIZE):
+        from . import __version__
+        self.prompts = prompts
+        self.name = name
+        self.version = version if version is not None else __version__
+        self.title = title
+        self.instructions = instructions
+        self.page_size = page_size
+
+
+def load_config(config):
+    """Validate a config dict whole; return a ``ServerConfig`` or raise ``ConfigError``
+    listing every problem with its path."""
+    if isinstance(config, ServerConfig):
+        return config
+    check = Check()
+    if check.obj(config, "config") is None:
+        raise ConfigError(check.problems)
+    check.keys(config, "", _TOP_KEYS)
+    server = check.field(config, "server", "", "object") or {}
+    if server:
+        check.keys(server, "server", _SERVER_KEYS)
+    info = {}
+    for key in _SERVER_KEYS:
+        value = check.field(server, key, "server", "string")
+        if value is not None:
+            info[key] = value
+    if info.get("name") == "":
+        check.fail("server.name", "expected a non-empty string")
+    page_size = check.field(config, "page_size", "", "integer")
+    if page_size is not None and page_size < 1:
+        check.fail("page_size", "expected an integer of 1 or more, got %d" % page_size)
+    raw = check.field(config, "prompts", "", "list", required=True)
+    prompts = []
+    seen = set()
+    for i, item in enumerate(raw or ()):
+        path = "prompts[%d]" % i
+        prompt = Prompt.from_wire(check, item, path)
+        if prompt is None:
+            continue
+        if prompt.name in seen:
+            check.fail(path + ".name", "duplicate prompt name %r" % prompt.name)
+        seen.add(prompt.name)
+        prompts.append(prompt)
+    if check.problems:
+        raise ConfigError(check.problems)
+    return ServerConfig(PromptSet(prompts), page_size=page_size or DEFAULT_PAGE_SIZE, **info)
+
+
+def check_arguments(prompt, arguments):
+    """Validate ``prompts/get`` arguments against the prompt's declaration (-32602)."""
+    if arguments is None:
+        arguments = {}
+    elif not isinstance(arguments, dict):
+        raise InvalidParams("Invalid params: arguments must be an object of strings, got %s"
+                            % describe(arguments))
+    declared = prompt._by_arg
+    problems = []
+    bad_types = [k for k, v in arguments.items() if not isinstance(v, str)]
+    if bad_types:
+        problems.append("argument values must be strings: %s" % _names(bad_types))
+    unknown = [k for k in arguments if k not in declared]
+    if unknown:
+        problems.append("undeclared arguments: %s" % _names(unknown))
+    missing = [n for n in prompt._required if n not in arguments]
+    if missing:
+        problems.append("missing required arguments: %s" % _names(missing))
+    if problems:
+        raise InvalidParams("Invalid arguments for prompt %s: %s"
+                            % (clip(prompt.name), "; ".join(problems)))
+    return arguments
+
+
+def _names(names, most=10):
+    shown = ", ".join(clip(n, 40) for n in names[:most])
+    return shown + (" and %d more" % (len(names) - most) if len(names) > most else "")
+
+
+def render(prompt, arguments):
+    """The prompt's messages with ``arguments`` (already checked) filled in.
+
+    Optional arguments that were not given take their ``default``, or "".
+    Raises ``RenderFailed`` when a ``render`` callable fails.
+    """
+    if prompt._defaults:
+        values = dict(prompt._defaults)
+        values.update(arguments)
+    else:
+        values = arguments
+    if prompt.render_fn is not None:
+        try:
+            return messages_from_render(prompt.render_fn(dict(values)))
+        except Exception as exc:
+            raise RenderFailed("render callable of prompt %r failed" % prompt.name) from exc
+    out = []
+    for msg, templated in prompt.messages:
+        if templated:
+            block = dict(msg["content"])
+            for key, sub, tpl in templated:
+                if sub is None:
+                    block[key] = tpl.render(values)
+                else:
+                    if block[key] is msg["content"][key]:
+                        block[key] = dict(block[key])
+                    block[key][sub] = tpl.render(values)
+            msg = {"role": msg["role"], "content": block}
+        out.append(msg)
+    return out
