@@ -30,6 +30,13 @@ V_ICONS = "2025-11-25"        # icons on Prompt and ResourceLink
 ROLES = ("user", "assistant")
 
 
+def shown(value):
+    """A short rendering of a value where one of a few strings was expected."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:40] + "...")
+    return describe(value)
+
+
 def describe(value):
     """'a string', 'true', 'a list' ...: the JSON type of a value, for messages."""
     if value is None:
@@ -142,7 +149,7 @@ def _check_annotations(check, value, path):
     for i, role in enumerate(audience or ()):
         if role not in ROLES:
             check.fail("%s.audience[%d]" % (path, i), "expected 'user' or 'assistant', got %s"
-                       % describe(role))
+                       % shown(role))
     priority = check.field(ann, "priority", path, "number")
     if priority is not None and not 0 <= priority <= 1:
         check.fail(path + ".priority", "expected a number from 0 to 1, got %r" % (priority,))
@@ -167,7 +174,7 @@ def _check_icons(check, value, path):
                 check.fail("%s.sizes[%d]" % (ipath, j), "expected a string, got %s" % describe(size))
         theme = icon.get("theme")
         if theme is not None and theme not in ("light", "dark"):
-            check.fail(ipath + ".theme", "expected 'light' or 'dark', got %s" % describe(theme))
+            check.fail(ipath + ".theme", "expected 'light' or 'dark', got %s" % shown(theme))
 
 
 def _template(check, value, path, templated, key, sub):
@@ -196,7 +203,7 @@ def content_from_wire(check, obj, path, templated=None):
     kind = block.get("type")
     if kind not in _BLOCK_KEYS:
         check.fail(_join(path, "type"), "expected one of %s, got %s" % (
-            ", ".join(repr(k) for k in _BLOCK_KEYS), describe(kind)))
+            ", ".join(repr(k) for k in _BLOCK_KEYS), shown(kind)))
         return None
     before = len(check.problems)
     check.keys(block, path, _BLOCK_KEYS[kind])
@@ -257,7 +264,7 @@ def message_from_wire(check, obj, path, templated=None):
     role = msg.get("role")
     if role not in ROLES:
         check.fail(_join(path, "role") if "role" in msg else path,
-                   "expected 'user' or 'assistant', got %s" % describe(role)
+                   "expected 'user' or 'assistant', got %s" % shown(role)
                    if "role" in msg else "missing required key 'role'")
     if ("text" in msg) == ("content" in msg):
         check.fail(path, "expected exactly one of 'text' or 'content'")

@@ -1,0 +1,137 @@
+import pytest
+
+from tinymcp import ConfigError, load_config
+from tinymcp.defaults import DEFAULT_CONFIG
+
+
+def problems(config):
+    with pytest.raises(ConfigError) as info:
+        load_config(config)
+    return info.value.problems
+
+
+def prompt(**fields):
+    base = {"name": "p", "messages": [{"role": "user", "text": "hi"}]}
+    base.update(fields)
+    return base
+
+
+def test_default_config_is_valid():
+    assert len(load_config(DEFAULT_CONFIG).prompts) >= 3
+
+
+def test_config_must_be_an_object():
+    assert problems([]) == [("config", "expected an object, got a list")]
+
+
+def test_prompts_are_required():
+    assert problems({}) == [("", "missing required key 'prompts'")]
+
+
+def test_wrong_type_names_the_path():
+    config = {"prompts": [prompt(), prompt(name="q"),
+                          prompt(name="r", arguments=[{"name": 3}])]}
+    assert problems(config) == [("prompts[2].arguments[0].name", "expected a string, got the number 3")]
+
+
+def test_every_problem_is_listed():
+    config = {"prompts": [
+        prompt(),
+        prompt(name="p"),
+        prompt(name="y", arguments=[{"name": True}]),
+        prompt(name="x", messages=[{"role": "system", "text": "hi"}]),
+    ], "page_size": 0}
+    assert problems(config) == [
+        ("page_size", "expected an integer of 1 or more, got 0"),
+        ("prompts[1].name", "duplicate prompt name 'p'"),
+        ("prompts[2].arguments[0].name", "expected a string, got true"),
+        ("prompts[3].messages[0].role", "expected 'user' or 'assistant', got 'system'"),
+    ]
+
+
+def test_unknown_keys_are_typos_with_a_hint():
+    assert problems({"prompts": [prompt(descripton="x")]}) == [
+        ("prompts[0].descripton", "unknown key (did you mean 'description'?)")]
+    assert problems({"prompts": [], "sever": {}}) == [("sever", "unknown key (did you mean 'server'?)")]
+
+
+def test_duplicate_argument_names():
+    config = {"prompts": [prompt(arguments=[{"name": "a"}, {"name": "a"}])]}
+    assert problems(config) == [("prompts[0].arguments[1].name", "duplicate argument name 'a'")]
+
+
+def test_placeholder_must_name_a_declared_argument():
+    config = {"prompts": [prompt(messages=[{"role": "user", "text": "{nope}"}])]}
+    assert problems(config) == [("prompts[0].messages[0]", "placeholder {nope} names no declared argument")]
+
+
+def test_stray_brace_is_reported_with_column():
+    config = {"prompts": [prompt(messages=[{"role": "user", "text": "json { x"}])]}
+    assert problems(config) == [("prompts[0].messages[0].text",
+                                 "'{' at column 6 opens no placeholder; write '{{' for a literal brace")]
+
+
+def test_bad_base64_is_rejected():
+    block = {"type": "image", "data": "not base64!", "mimeType": "image/png"}
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": block}])]}
+    assert problems(config) == [("prompts[0].messages[0].content.data", "expected base64 data")]
+
+
+def test_unknown_content_type_is_rejected():
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": {"type": "video"}}])]}
+    assert problems(config) == [("prompts[0].messages[0].content.type",
+                                 "expected one of 'text', 'image', 'audio', 'resource', "
+                                 "'resource_link', got 'video'")]
+
+
+def test_message_needs_text_or_content_not_both():
+    config = {"prompts": [prompt(messages=[{"role": "user", "text": "a",
+                                            "content": {"type": "text", "text": "b"}}])]}
+    assert problems(config) == [("prompts[0].messages[0]", "expected exactly one of 'text' or 'content'")]
+
+
+def test_messages_or_render_exactly_one():
+    assert problems({"prompts": [{"name": "p"}]}) == [
+        ("prompts[0]", "expected exactly one of 'messages' or 'render'")]
+
+
+def test_render_must_be_callable():
+    assert problems({"prompts": [{"name": "p", "render": "code"}]}) == [
+        ("prompts[0].render", "expected a callable, got a string")]
+
+
+def test_embedded_resource_needs_text_or_blob():
+    block = {"type": "resource", "resource": {"uri": "file:///x"}}
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": block}])]}
+    assert problems(config) == [("prompts[0].messages[0].content.resource",
+                                 "expected exactly one of 'text' or 'blob'")]
+
+
+def test_annotation_priority_range():
+    block = {"type": "text", "text": "x", "annotations": {"priority": 2, "audience": ["bot"]}}
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": block}])]}
+    assert problems(config) == [
+        ("prompts[0].messages[0].content.annotations.audience[0]",
+         "expected 'user' or 'assistant', got 'bot'"),
+        ("prompts[0].messages[0].content.annotations.priority", "expected a number from 0 to 1, got 2"),
+    ]
+
+
+def test_required_argument_takes_no_default():
+    config = {"prompts": [prompt(arguments=[{"name": "a", "required": True, "default": "x"}])]}
+    assert problems(config) == [("prompts[0].arguments[0].default", "a required argument takes no default")]
+
+
+def test_server_info_fields_are_strings():
+    assert problems({"prompts": [], "server": {"name": 1}}) == [
+        ("server.name", "expected a string, got the number 1")]
+
+
+def test_bool_is_not_an_integer_page_size():
+    assert problems({"prompts": [], "page_size": True}) == [
+        ("page_size", "expected an integer, got true")]
+
+
+def test_config_error_str_has_one_line_per_problem():
+    err = ConfigError([("a", "x"), ("b.c", "y")])
+    assert str(err) == "a: x\nb.c: y"

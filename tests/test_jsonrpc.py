@@ -1,0 +1,99 @@
+import json
+
+import pytest
+
+from tinymcp.errors import ParseError
+from tinymcp.jsonrpc import TOO_LONG, LineBuffer, decode, encode
+
+
+def test_lines_split_on_newline_only():
+    buf = LineBuffer()
+    # \r inside, \x0b, \x1c and U+2028 are not line breaks for the wire
+    data = b'{"a":"x\\u2028"}\x0b\n{"b":"\xe2\x80\xa8"}\n'
+    assert buf.feed(data) == [b'{"a":"x\\u2028"}\x0b', b'{"b":"\xe2\x80\xa8"}']
+
+
+def test_trailing_carriage_return_is_stripped():
+    assert LineBuffer().feed(b"abc\r\ndef\n") == [b"abc", b"def"]
+
+
+def test_blank_lines_are_skipped():
+    assert LineBuffer().feed(b"\n\r\n  \nx\n\n") == [b"x"]
+
+
+def test_partial_line_is_kept_until_its_newline():
+    buf = LineBuffer()
+    assert buf.feed(b'{"a"') == []
+    assert buf.feed(b":1") == []
+    assert buf.feed(b"}\n{") == [b'{"a":1}']
+    assert buf.feed(b"}\n") == [b"{}"]
+
+
+def test_final_unterminated_line_is_served_at_eof():
+    buf = LineBuffer()
+    assert buf.feed(b"one\ntwo") == [b"one"]
+    assert buf.close() == [b"two"]
+    assert buf.close() == []
+
+
+def test_overlong_line_reported_once_and_skipped_without_buffering():
+    buf = LineBuffer(max_line=10)
+    assert buf.feed(b"x" * 8) == []
+    assert buf.feed(b"x" * 8) == [TOO_LONG]
+    assert len(buf._partial) == 0
+    assert buf.feed(b"y" * 100) == []
+    assert buf.feed(b"zz\nok\n") == [b"ok"]
+
+
+def test_overlong_line_within_one_chunk():
+    buf = LineBuffer(max_line=4)
+    assert buf.feed(b"12345\n1234\n") == [TOO_LONG, b"1234"]
+
+
+def test_line_at_the_limit_is_accepted():
+    buf = LineBuffer(max_line=4)
+    assert buf.feed(b"1234") == []
+    assert buf.feed(b"\n") == [b"1234"]
+
+
+def test_overlong_final_line_at_eof_is_not_served():
+    buf = LineBuffer(max_line=4)
+    assert buf.feed(b"123456789") == [TOO_LONG]
+    assert buf.close() == []
+
+
+def test_decode_rejects_invalid_utf8():
+    with pytest.raises(ParseError, match="invalid UTF-8 at byte 7"):
+        decode(b'{"a":"x\xff"}')
+
+
+def test_decode_rejects_nan_and_infinity():
+    for literal in (b"NaN", b"Infinity", b"-Infinity"):
+        with pytest.raises(ParseError):
+            decode(b'{"a":' + literal + b"}")
+
+
+def test_decode_does_not_sniff_utf16():
+    with pytest.raises(ParseError):
+        decode('{"a":1}'.encode("utf-16"))
+
+
+def test_decode_deep_nesting_is_a_parse_error_not_a_crash():
+    with pytest.raises(ParseError):
+        decode(b"[" * 100000 + b"]" * 100000)
+
+
+def test_decode_error_does_not_echo_input():
+    with pytest.raises(ParseError) as info:
+        decode(b'{"secret-looking-input": ')
+    assert "secret" not in info.value.message
+
+
+def test_encode_is_compact_ascii_and_one_line():
+    line = encode({"a": "caf\u00e9\n", "b": [1, 2]})
+    assert line == b'{"a":"caf\\u00e9\\n","b":[1,2]}\n'
+    assert json.loads(line) == {"a": "caf\u00e9\n", "b": [1, 2]}
+
+
+def test_encode_escapes_lone_surrogates():
+    assert encode("\ud800") == b'"\\ud800"\n'

@@ -1,0 +1,81 @@
+"""The package's shape: sans-I/O core, dependency direction, vendorability, import cost."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "tinymcp"
+CORE = ["errors", "jsonrpc", "template", "models", "prompts", "session", "defaults"]
+TRANSPORTS = ["loop", "stdio", "cli", "__main__"]
+FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio"}
+
+
+def imports(module):
+    """(absolute top-level names, relative module names) imported anywhere in a module."""
+    tree = ast.parse((PKG / (module + ".py")).read_text(encoding="utf-8"))
+    absolute, relative = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            absolute.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if node.module:
+                    relative.add(node.module.split(".")[0])
+                else:
+                    relative.update(a.name for a in node.names)
+            else:
+                absolute.add(node.module.split(".")[0])
+    return absolute, relative
+
+
+def test_every_module_is_classified():
+    found = {p.stem for p in PKG.glob("*.py")} - {"__init__"}
+    assert found == set(CORE) | set(TRANSPORTS)
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_touches_no_io_clock_or_signals(module):
+    absolute, _ = imports(module)
+    assert not absolute & FORBIDDEN_IN_CORE
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_never_imports_transports(module):
+    _, relative = imports(module)
+    assert not relative & set(TRANSPORTS)
+
+
+def test_loop_knows_nothing_of_mcp():
+    _, relative = imports("loop")
+    assert relative == set()
+
+
+@pytest.mark.parametrize("module", CORE + TRANSPORTS + ["__init__"])
+def test_only_stdlib_and_relative_imports(module):
+    absolute, _ = imports(module)
+    assert "tinymcp" not in absolute
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    if stdlib is None:
+        pytest.skip("sys.stdlib_module_names needs Python 3.10")
+    assert absolute <= set(stdlib) | {"__future__"}
+
+
+def test_version_is_a_literal():
+    tree = ast.parse((PKG / "__init__.py").read_text(encoding="utf-8"))
+    [value] = [n.value for n in tree.body if isinstance(n, ast.Assign)
+               and any(getattr(t, "id", None) == "__version__" for t in n.targets)]
+    assert isinstance(value, ast.Constant) and isinstance(value.value, str)
+
+
+def test_import_is_cheap_and_quiet():
+    code = ("import sys; before = set(sys.modules); import tinymcp; "
+            "print(' '.join(sorted(set(sys.modules) - before)))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=str(PKG.parent), capture_output=True,
+                         text=True, check=True)
+    loaded = set(out.stdout.split())
+    assert out.stderr == ""
+    assert not loaded & {"argparse", "logging", "inspect", "dataclasses", "typing", "selectors",
+                         "tinymcp.stdio", "tinymcp.cli", "traceback", "difflib"}
