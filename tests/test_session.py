@@ -198,7 +198,11 @@ def test_ping_before_initialize(wire):
 
 def test_known_request_before_initialize_fails_at_once(wire):
     assert wire.error("prompts/list") == {
-        "code": -32602, "message": "Session not initialized: send initialize before prompts/list"}
+        "code": -32602,
+        "message": "Session not initialized: send initialize before prompts/list, or give "
+                   "io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities "
+                   "in params._meta",
+        "data": {"supported": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]}}
 
 
 def test_unknown_request_before_initialize_is_method_not_found(wire):
@@ -458,3 +462,42 @@ def test_prompts_changed_notifies_only_when_promised():
     quiet = Server(simple_config()).session()
     lines(quiet, b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}\n')
     assert quiet.prompts_changed() == b""
+
+
+# --- cancellation ---------------------------------------------------------------------------
+
+def test_cancelled_request_pipelined_in_the_same_read_gets_no_reply(wire):
+    wire.initialize()
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "p000", "arguments": {"topic": "x"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}},
+    )
+    assert [r["id"] for r in replies] == [1, 3]
+
+
+def test_cancel_matches_the_id_type(wire):
+    wire.initialize()
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "2"}},
+    )
+    assert [r["id"] for r in replies] == [2]
+
+
+def test_cancel_of_unknown_or_finished_id_is_ignored(wire):
+    wire.initialize()
+    assert wire.result("ping") == {}
+    assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}) == []
+    assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}) == []
+    assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": 7}) == []
+    assert wire.result("ping") == {}
+
+
+def test_initialize_cannot_be_cancelled(wire):
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+    )
+    assert [r["id"] for r in replies] == [1]

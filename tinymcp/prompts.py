@@ -8,13 +8,15 @@ import binascii
 from bisect import bisect_right
 
 from .errors import ConfigError, InvalidParams, clip
-from .models import Check, Prompt, describe, messages_from_render
+from .models import Check, Prompt, describe, messages_from_render, shown
 
 __all__ = ["ServerConfig", "PromptSet", "load_config", "RenderFailed", "DEFAULT_PAGE_SIZE"]
 
 DEFAULT_PAGE_SIZE = 50
+#: 2026-07-28 caching: how long clients may keep prompts/list and server/discover results.
+DEFAULT_TTL_MS = 60000
 
-_TOP_KEYS = ("server", "page_size", "prompts")
+_TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "prompts")
 _SERVER_KEYS = ("name", "version", "title", "instructions")
 
 
@@ -80,10 +82,11 @@ def decode_cursor(cursor):
 class ServerConfig:
     """What a server serves: identity, instructions, page size and the prompt set."""
 
-    __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts")
+    __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts", "ttl_ms",
+                 "cache_scope")
 
     def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
-                 page_size=DEFAULT_PAGE_SIZE):
+                 page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public"):
         from . import __version__
         self.prompts = prompts
         self.name = name
@@ -91,6 +94,8 @@ class ServerConfig:
         self.title = title
         self.instructions = instructions
         self.page_size = page_size
+        self.ttl_ms = ttl_ms
+        self.cache_scope = cache_scope
 
 
 def load_config(config):
@@ -115,6 +120,12 @@ def load_config(config):
     page_size = check.field(config, "page_size", "", "integer")
     if page_size is not None and page_size < 1:
         check.fail("page_size", "expected an integer of 1 or more, got %d" % page_size)
+    ttl_ms = check.field(config, "ttl_ms", "", "integer")
+    if ttl_ms is not None and ttl_ms < 0:
+        check.fail("ttl_ms", "expected an integer of 0 or more, got %d" % ttl_ms)
+    cache_scope = config.get("cache_scope", "public")
+    if cache_scope not in ("public", "private"):
+        check.fail("cache_scope", "expected 'public' or 'private', got %s" % shown(cache_scope))
     raw = check.field(config, "prompts", "", "list", required=True)
     prompts = []
     seen = set()
@@ -129,7 +140,9 @@ def load_config(config):
         prompts.append(prompt)
     if check.problems:
         raise ConfigError(check.problems)
-    return ServerConfig(PromptSet(prompts), page_size=page_size or DEFAULT_PAGE_SIZE, **info)
+    return ServerConfig(PromptSet(prompts), page_size=page_size or DEFAULT_PAGE_SIZE,
+                        ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
+                        cache_scope=cache_scope, **info)
 
 
 def check_arguments(prompt, arguments):

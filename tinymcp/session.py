@@ -1,12 +1,12 @@
-"""The sans-I/O MCP session: bytes in, bytes out.
+"""The sans-I/O MCP session: bytes in, bytes out, for both protocol eras.
 
 Theory of operation
 -------------------
 A transport owns one ``Session`` per connection and feeds it whatever it reads:
 ``receive_data(chunk)`` returns the bytes to write back (possibly ``b""``), and
 ``receive_data(b"")`` means end of input (the final unterminated line is served).
-Server-initiated messages (``notifications/prompts/list_changed``) come from
-``prompts_changed()``. Nothing here touches a file descriptor, a clock or a signal.
+Server-initiated messages come from ``prompts_changed()`` and ``end_streams()``.
+Nothing here touches a file descriptor, a clock or a signal.
 
 Each line is decoded, classified (request, notification, client response, batch) and
 dispatched. ``_answer`` is the one place where exceptions become JSON-RPC errors:
@@ -15,25 +15,43 @@ and an opaque id that also goes to the server's log hook (stderr in the CLI), so
 traceback or internal state ever reaches the wire. Methods are resolved (-32601)
 before params are validated (-32602).
 
-State (handshake era, lifecycle "Lifecycle Phases") lives in ``_STATES``: a
-connection starts ``NEW``; a successful ``initialize`` moves it to ``READY`` with the
-negotiated revision. Nothing else assigns ``self.state``.
+Eras (2026-07-28 versioning "Backward Compatibility with Initialization-Based
+Versions"): the era is chosen per request. A request whose ``params._meta`` carries
+``io.modelcontextprotocol/protocolVersion`` (and ``server/discover`` always) is served
+statelessly under that version; ``initialize`` selects the handshake era for the
+connection; anything else is served under the handshake revision once one was
+negotiated. Handshake state lives in ``_STATES``: a connection starts ``NEW``; a
+successful ``initialize`` moves it to ``READY`` with the negotiated revision. Nothing
+else assigns ``self.state``. Modern ``subscriptions/listen`` streams are kept in
+``self.streams`` until the client cancels them or the server ends them.
 """
 
 import itertools
 
 from .errors import (InternalError, InvalidParams, InvalidRequest, MethodNotFound,
-                     ParseError, ProtocolError, clip)
+                     ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
 from .jsonrpc import DEFAULT_MAX_LINE, TOO_LONG, LineBuffer, check_id, decode, encode
-from .models import LEGACY_VERSIONS, V_ICONS, V_TITLES, needs_shaping, shape_content
+from .models import (ALL_VERSIONS, LEGACY_VERSIONS, MODERN_VERSIONS, V_ICONS, V_TITLES,
+                     needs_shaping, shape_content)
 from .prompts import RenderFailed, check_arguments, load_config, render
 
-__all__ = ["Server", "Session", "LATEST_LEGACY", "no_log"]
+__all__ = ["Server", "Session", "LATEST_LEGACY", "no_log", "LOG_LEVELS"]
 
 LATEST_LEGACY = LEGACY_VERSIONS[-1]
 BATCH_VERSION = "2025-03-26"  # the only revision with JSON-RPC batching (2025-03-26 changelog)
 
 NEW, READY = "NEW", "READY"
+
+# 2026-07-28 basic-overview "_meta": reserved per-request keys.
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
+META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
+
+#: RFC 5424 severities, lowest first (logging "Log Levels").
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+_SEVERITY = {name: i for i, name in enumerate(LOG_LEVELS)}
 
 _error_ids = itertools.count(1)
 
@@ -46,8 +64,9 @@ class Server:
     """What every session of one server shares: the config and the operator hooks.
 
     ``log(level, message, exc=None)`` receives operator diagnostics (never the wire);
-    ``list_changed`` says whether a change source exists, so ``initialize`` only
-    promises ``listChanged: true`` when notifications can really be sent.
+    ``list_changed`` says whether a change source exists, so sessions only promise
+    ``listChanged: true`` (and honour ``promptsListChanged`` subscriptions) when
+    notifications can really be sent.
     """
 
     def __init__(self, config, log=None, list_changed=False, max_line=DEFAULT_MAX_LINE,
@@ -60,7 +79,10 @@ class Server:
         self.error_tag = "%04x" % (id(self) & 0xFFFF)
 
     def replace_config(self, config):
-        """Swap in a new config (validated whole first; raises ``ConfigError``)."""
+        """Swap in a new config (validated whole first; raises ``ConfigError``).
+
+        The caller then sends each session's ``prompts_changed()`` bytes.
+        """
         self.config = new = self._load(config)
         return new
 
@@ -82,6 +104,40 @@ def _error(rid, exc):
     return {"jsonrpc": "2.0", "id": rid, "error": exc.to_wire()}
 
 
+def _notification(method, params=None):
+    msg = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        msg["params"] = params
+    return msg
+
+
+class Call:
+    """One request being served: its era, revision, and request-scoped log level."""
+
+    __slots__ = ("rid", "version", "modern", "in_batch", "log_threshold", "notes")
+
+    def __init__(self, rid, version, modern, in_batch, log_threshold=None):
+        self.rid = rid
+        self.version = version
+        self.modern = modern
+        self.in_batch = in_batch
+        self.log_threshold = log_threshold
+        self.notes = None
+
+    def log(self, level, data, logger="tinymcp"):
+        """Queue ``notifications/message`` for this request, when it asked for the level.
+
+        2026-07-28 logging "Per-request log level": the server MUST NOT emit
+        notifications/message for a request without the logLevel field, and sends
+        them before the final response, at or above the requested level.
+        """
+        if self.log_threshold is not None and _SEVERITY[level] >= self.log_threshold:
+            if self.notes is None:
+                self.notes = []
+            self.notes.append(_notification(
+                "notifications/message", {"level": level, "logger": logger, "data": data}))
+
+
 class Session:
     """One connection's protocol state. Feed it bytes; write what it returns."""
 
@@ -91,31 +147,69 @@ class Session:
         self.server = server
         self.state = NEW
         self.version = None
+        #: open subscriptions/listen streams: request id -> honoured filter
+        self.streams = {}
         self._lines = LineBuffer(server.max_line)
+        self._out = []
+        #: replies queued in ``_out`` that a notifications/cancelled may still drop
+        self._cancellable = {}
 
     # --- bytes in, bytes out --------------------------------------------------------
 
     def receive_data(self, data):
         """Feed bytes read from the peer (``b""`` at EOF); return bytes to send."""
         lines = self._lines.feed(data) if data else self._lines.close()
-        out = []
+        out = self._out
         for line in lines:
             reply = self.handle_line(line)
             if reply is not None:
-                out.append(encode(reply))
-        return b"".join(out)
+                out.append(reply)
+        if not out:
+            return b""
+        self._out = []
+        self._cancellable = {}
+        return b"".join([encode(m) for m in out])
 
     def prompts_changed(self):
-        """Bytes to send after the prompt set changed (``b""`` when this session was
-        not promised ``listChanged``; prompts "List Changed Notification")."""
+        """Bytes to send after the prompt set changed.
+
+        Handshake era: ``notifications/prompts/list_changed`` when this session was
+        promised ``listChanged`` (prompts "List Changed Notification"). Modern era: one
+        tagged notification per listen stream that asked for ``promptsListChanged``
+        (2026-07-28 subscriptions "Receiving Notifications"); never a type not asked for.
+        """
+        msgs = []
         if self.state is READY and self.server.list_changed:
-            return encode({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
-        return b""
+            msgs.append(_notification("notifications/prompts/list_changed"))
+        for rid, honoured in self.streams.items():
+            if honoured.get("promptsListChanged"):
+                msgs.append(_notification("notifications/prompts/list_changed",
+                                          {"_meta": {META_SUBSCRIPTION: rid}}))
+        return b"".join([encode(m) for m in msgs])
+
+    def end_streams(self):
+        """Bytes that end every open listen stream (server shutdown).
+
+        2026-07-28 subscriptions "Graceful Closure": the server SHOULD answer the listen
+        request with a result; cancellation: it MUST send notifications/cancelled when
+        it tears a stream down. We send both, result first (docs/decisions.md).
+        """
+        msgs = []
+        for rid in self.streams:
+            meta = {META_SUBSCRIPTION: rid}
+            msgs.append(_response(rid, {"resultType": "complete", "_meta": meta}))
+            msgs.append(_notification("notifications/cancelled", {
+                "requestId": rid, "reason": "server shutting down"}))
+        self.streams = {}
+        return b"".join([encode(m) for m in msgs])
 
     # --- one line -------------------------------------------------------------------
 
     def handle_line(self, line):
-        """The reply (a dict, a list for a batch, or None) to one line of input."""
+        """The reply (a dict, a list for a batch, or None) to one line of input.
+
+        Request-scoped notifications (log messages) are queued ahead of it.
+        """
         if line is TOO_LONG:
             return _error(None, InvalidRequest(
                 "Invalid Request: line longer than the %d-byte limit" % self.server.max_line))
@@ -164,38 +258,123 @@ class Session:
 
     def _answer(self, rid, method, params, in_batch):
         """The one exception-to-error boundary."""
+        call = None
         try:
-            handler = _HANDLERS.get(method)
-            if handler is None:
-                raise MethodNotFound("Method not found: %s" % clip(method))
             if params is None:
                 params = {}
-            elif type(params) is not dict:
-                raise InvalidParams("Invalid params: params must be an object")
-            if method not in _STATES[self.state]:
-                raise InvalidParams(
-                    "Session not initialized: send initialize before %s" % method)
-            return _response(rid, handler(self, params, in_batch))
+            meta = params.get("_meta") if type(params) is dict else None
+            if (type(meta) is dict and META_VERSION in meta) or method == "server/discover":
+                handler = _MODERN.get(method)
+                if handler is None:
+                    raise MethodNotFound("Method not found: %s" % clip(method))
+                call = self._modern_call(rid, method, meta, in_batch)
+            else:
+                handler = _HANDLERS.get(method)
+                if handler is None:
+                    raise MethodNotFound("Method not found: %s" % clip(method))
+                if type(params) is not dict:
+                    raise InvalidParams("Invalid params: params must be an object")
+                if method not in _STATES[self.state]:
+                    raise InvalidParams(
+                        "Session not initialized: send initialize before %s, or give %s and %s "
+                        "in params._meta" % (method, META_VERSION, META_CAPABILITIES),
+                        {"supported": list(ALL_VERSIONS)})
+                call = Call(rid, self.version, False, in_batch)
+            result = handler(self, params, call)
+            if result is None:
+                return None  # a stream kept open (subscriptions/listen)
+            if call.modern:
+                result["resultType"] = "complete"
+                result.setdefault("_meta", {})[META_SERVER_INFO] = self._server_info(call.version)
+            reply = _response(rid, result)
+            if method != "initialize":  # cancellation: initialize cannot be cancelled
+                self._cancellable[rid] = reply
         except ProtocolError as exc:
-            return _error(rid, exc)
+            reply = _error(rid, exc)
         except Exception as exc:
-            return _error(rid, self._internal(exc, method))
+            reply = _error(rid, self._internal(exc, method, call))
+        if call is not None and call.notes:
+            self._out.extend(call.notes)
+        return reply
 
-    def _internal(self, exc, method):
+    def _modern_call(self, rid, method, meta, in_batch):
+        """Validate the per-request ``_meta`` of a modern request (2026-07-28 basic-overview
+        "Per-request protocol fields": a request missing a required field MUST be
+        rejected with -32602; versioning: an unsupported version MUST get -32022)."""
+        if type(meta) is not dict:
+            if method == "server/discover":
+                # a probe without _meta still learns what we speak (docs/decisions.md)
+                return Call(rid, MODERN_VERSIONS[-1], True, in_batch)
+            meta = {}
+        missing = [k for k in (META_VERSION, META_CAPABILITIES) if k not in meta]
+        if missing and not (method == "server/discover" and META_VERSION not in meta):
+            raise InvalidParams("Invalid params: missing params._meta keys: %s" % ", ".join(missing),
+                                {"supported": list(ALL_VERSIONS)})
+        version = meta.get(META_VERSION, MODERN_VERSIONS[-1])
+        if type(version) is not str:
+            raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
+        if version not in MODERN_VERSIONS:
+            raise UnsupportedProtocolVersion("Unsupported protocol version", {
+                "supported": list(MODERN_VERSIONS), "requested": version})
+        if META_CAPABILITIES in meta and type(meta[META_CAPABILITIES]) is not dict:
+            raise InvalidParams("Invalid params: %s must be an object" % META_CAPABILITIES)
+        if in_batch:
+            raise InvalidRequest("Invalid Request: batches are served only under protocol %s"
+                                 % BATCH_VERSION)
+        threshold = None
+        if META_LOG_LEVEL in meta:
+            level = meta[META_LOG_LEVEL]
+            if level not in _SEVERITY or type(level) is not str:
+                # 2026-07-28 logging "Error Handling": an unknown level SHOULD get -32602
+                raise InvalidParams("Invalid params: %s must be one of %s"
+                                    % (META_LOG_LEVEL, ", ".join(LOG_LEVELS)))
+            threshold = _SEVERITY[level]
+        return Call(rid, version, True, in_batch, threshold)
+
+    def _server_info(self, version):
+        config = self.server.config
+        info = {"name": config.name, "version": config.version}
+        if config.title is not None and version >= V_TITLES:
+            info["title"] = config.title
+        return info
+
+    def _internal(self, exc, method, call):
         tag = "%s-%d" % (self.server.error_tag, next(_error_ids))
-        cause = exc.__cause__ if isinstance(exc, RenderFailed) else exc
+        cause = exc.__cause__ if isinstance(exc, RenderFailed) and exc.__cause__ else exc
         self.server.log("error", "internal error %s in %s: %s" % (tag, method, exc), cause)
+        if call is not None:
+            call.log("error", {"error": "internal error", "errorId": tag, "method": method})
         return InternalError("Internal error (id %s)" % tag, {"errorId": tag})
 
     def _notification(self, method, params):
-        if method == "notifications/initialized":
-            return  # lifecycle "Initialization": accepted; we send nothing before it anyway
-        # notifications/cancelled and unknown notifications: nothing to do, never a reply.
+        if method == "notifications/cancelled" and type(params) is dict:
+            self._cancel(params.get("requestId"))
+        # notifications/initialized: accepted (lifecycle "Initialization"); we send
+        # nothing before it anyway. Unknown notifications: nothing to do, never a reply.
 
-    # --- handlers -----------------------------------------------------------------------
+    def _cancel(self, rid):
+        """``notifications/cancelled``: end a listen stream, or drop a reply not yet sent.
 
-    def _initialize(self, params, in_batch):
-        if in_batch:
+        Cancellation "Behavior Requirements": the server SHOULD not send a response for
+        the cancelled request; unknown or finished ids are ignored.
+        """
+        if type(rid) not in (str, int):
+            return
+        if rid in self.streams:
+            del self.streams[rid]
+            return
+        reply = self._cancellable.pop(rid, None)
+        if reply is not None:
+            out = self._out
+            for i in range(len(out)):
+                if out[i] is reply:
+                    del out[i]
+                    break
+
+    # --- handshake-era handlers ---------------------------------------------------------
+
+    def _initialize(self, params, call):
+        if call.in_batch:
             raise InvalidRequest("Invalid Request: initialize cannot be part of a batch")
         if self.state is not NEW:
             raise InvalidRequest("Invalid Request: already initialized")
@@ -207,34 +386,37 @@ class Session:
         # (SHOULD be its latest).
         version = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
         config = self.server.config
-        info = {"name": config.name, "version": config.version}
-        if config.title is not None and version >= V_TITLES:
-            info["title"] = config.title
         result = {
             "protocolVersion": version,
             # prompts "Capabilities": servers that support prompts MUST declare them.
             "capabilities": {"prompts": {"listChanged": bool(self.server.list_changed)}},
-            "serverInfo": info,
+            "serverInfo": self._server_info(version),
         }
         if config.instructions is not None:
             result["instructions"] = config.instructions
         self.state, self.version = READY, version
         return result
 
-    def _ping(self, params, in_batch):
+    def _ping(self, params, call):
         return {}  # ping "Behavior Requirements": the receiver MUST respond promptly with {}
 
-    def _prompts_list(self, params, in_batch):
+    # --- handlers of both eras ------------------------------------------------------------
+
+    def _prompts_list(self, params, call):
         cursor = params.get("cursor")
         config = self.server.config
         prompts, next_cursor = config.prompts.page(cursor, config.page_size)
-        version = self.version
+        version = call.version
         result = {"prompts": [p.listing(version) for p in prompts]}
         if next_cursor is not None:
             result["nextCursor"] = next_cursor
+        if call.modern:
+            self._cache_hints(result)
         return result
 
-    def _prompts_get(self, params, in_batch):
+    def _prompts_get(self, params, call):
+        # 2026-07-28: inputResponses/requestState (mrtr) are accepted and ignored: no
+        # prompt of ours ever answers input_required.
         name = params.get("name")
         if type(name) is not str:
             raise InvalidParams("Invalid params: name must be a string")
@@ -243,7 +425,7 @@ class Session:
             raise InvalidParams("Unknown prompt: %s" % clip(name))
         arguments = check_arguments(prompt, params.get("arguments"))
         messages = render(prompt, arguments)
-        version = self.version
+        version = call.version
         if version < V_ICONS:
             messages = [m if not needs_shaping(m["content"]) else
                         {"role": m["role"], "content": shape_content(m["content"], version)}
@@ -251,7 +433,46 @@ class Session:
         result = {"messages": messages}
         if prompt.description is not None:
             result["description"] = prompt.description
+        if call.log_threshold is not None:
+            call.log("debug", "prompts/get %s: %d message%s" % (
+                clip(name), len(messages), "" if len(messages) == 1 else "s"))
         return result
+
+    # --- stateless-era handlers (2026-07-28) -------------------------------------------
+
+    def _cache_hints(self, result):
+        # 2026-07-28 caching: servers MUST include ttlMs (>= 0) and cacheScope on
+        # cacheable complete results; the same scope on every page.
+        config = self.server.config
+        result["ttlMs"] = config.ttl_ms
+        result["cacheScope"] = config.cache_scope
+
+    def _discover(self, params, call):
+        config = self.server.config
+        result = {
+            "supportedVersions": list(MODERN_VERSIONS),
+            "capabilities": {"prompts": {"listChanged": bool(self.server.list_changed)}},
+        }
+        if config.instructions is not None:
+            result["instructions"] = config.instructions
+        self._cache_hints(result)
+        return result
+
+    def _listen(self, params, call):
+        wanted = params.get("notifications")
+        if type(wanted) is not dict:
+            raise InvalidParams("Invalid params: notifications must be an object")
+        # Only what we can honour: prompt list changes, when a change source exists.
+        honoured = {}
+        if wanted.get("promptsListChanged") is True and self.server.list_changed:
+            honoured["promptsListChanged"] = True
+        if call.rid in self.streams:
+            raise InvalidRequest("Invalid Request: a listen stream with this id is already open")
+        self.streams[call.rid] = honoured
+        # subscriptions "Acknowledgment": MUST be the first message for this stream.
+        self._out.append(_notification("notifications/subscriptions/acknowledged", {
+            "_meta": {META_SUBSCRIPTION: call.rid}, "notifications": honoured}))
+        return None
 
 
 _HANDLERS = {
@@ -261,9 +482,17 @@ _HANDLERS = {
     "prompts/get": Session._prompts_get,
 }
 
-# The state table: which requests each state serves. Before initialize only ping and
-# initialize (lifecycle: the client SHOULD NOT send other requests before the
-# initialize response); others get -32602 at once so probing clients fall back fast.
+#: 2026-07-28 removed initialize, notifications/initialized, ping and logging/setLevel.
+_MODERN = {
+    "server/discover": Session._discover,
+    "prompts/list": Session._prompts_list,
+    "prompts/get": Session._prompts_get,
+    "subscriptions/listen": Session._listen,
+}
+
+# The handshake-era state table: which requests each state serves. Before initialize
+# only ping and initialize (lifecycle: the client SHOULD NOT send other requests before
+# the initialize response); others get -32602 at once so probing clients fall back fast.
 _STATES = {
     NEW: frozenset(("initialize", "ping")),
     READY: frozenset(_HANDLERS),
