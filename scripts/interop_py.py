@@ -80,6 +80,8 @@ async def client_checks():
     async with mcp.Client(SERVER) as client:  # default mode ("auto": server/discover, then maybe initialize)
         elapsed = time.perf_counter() - start
         check("mcp.Client connect < 1s", elapsed < 1.0, f"{elapsed:.3f}s, protocolVersion={client.protocol_version}")
+        check("mcp.Client speaks the stateless era", client.protocol_version == "2026-07-28",
+              str(client.protocol_version))
         await check_pages_and_prompts(
             lambda cursor: client.list_prompts(cursor=cursor), client.get_prompt, "mcp.Client"
         )

@@ -63,6 +63,10 @@ def _render_list(args):
     ]
 
 
+def _render_fails(args):
+    raise ValueError("boom: /secret/path")
+
+
 CONFIG = {
     "server": {"name": "conformance", "version": "1.2.3", "title": "Conformance Server",
                "instructions": "Use the prompts."},
@@ -117,9 +121,13 @@ CONFIG = {
          "arguments": [{"name": "n"}],
          "render": _render_list},
         {"name": "g_plain", "messages": [{"role": "user", "text": "Just text."}]},
+        {"name": "h_broken", "description": "render() raises", "render": _render_fails},
     ],
 }
+CONFIG_SNAPSHOT = json.dumps(CONFIG, sort_keys=True, default=repr)
 NAMES = sorted(p["name"] for p in CONFIG["prompts"])
+BROKEN = "h_broken"  # prompts/get -> -32603 internal error (validated like any error)
+GOOD_NAMES = [n for n in NAMES if n != BROKEN]
 GET_ARGS = {"a_review": {"topic": "parser.py"}, "c_resources": {"path": "todo"},
             "d_link": {"page": "api"}, "e_render_str": {"who": "Ada"}, "f_render_list": {"n": "7"}}
 
@@ -139,6 +147,7 @@ EXPECTED_LISTING = {
                      "arguments": [{"name": "who", "description": "Whom to greet"}]},
     "f_render_list": {"name": "f_render_list", "_meta": META, "arguments": [{"name": "n"}]},
     "g_plain": {"name": "g_plain"},
+    "h_broken": {"name": "h_broken", "description": "render() raises"},
 }
 
 
@@ -440,15 +449,21 @@ def scripted_session(rev):
         if cursor is None:
             break
     listed = [p.get("name") for page in pages for p in page.get("prompts", ())]
-    if listed != NAMES or [len(p.get("prompts", ())) for p in pages] != [3, 3, 1]:
+    if listed != NAMES or [len(p.get("prompts", ())) for p in pages] != [3, 3, 2]:
         c.problems.append("pagination: pages %r" % (pages,))
 
     gets = {}
-    for name in NAMES:
+    for name in GOOD_NAMES:
         params = {"name": name}
         if name in GET_ARGS:
             params["arguments"] = GET_ARGS[name]
         gets[name] = c.result("prompts/get", params, rid="get-" + name)
+    reply = c.error(-32603, "prompts/get", {"name": BROKEN})
+    if "secret" in json.dumps(reply):
+        c.problems.append("internal error leaks the exception: %r" % reply)
+    # ids: any string or integer, echoed exactly
+    for rid in (0, -1, "", "0", 2 ** 53 + 1, "\u00e9\U0001f600"):
+        c.result("ping", rid=rid)
 
     # error cases
     c.error(INVALID_PARAMS, "prompts/get", {"name": "no_such_prompt"})
@@ -576,8 +591,10 @@ def test_latest_revision_serves_the_config_verbatim():
     c = scripted_session(LATEST)
     pages, gets = c.pages, c.gets
     listing = {p["name"]: p for page in pages for p in page.get("prompts", ())}
+    assert sorted(listing) == NAMES
     for name in NAMES:
         assert listing[name] == EXPECTED_LISTING[name], name
+    for name in GOOD_NAMES:
         assert gets[name] == EXPECTED_GET[name], name
 
 
@@ -594,6 +611,7 @@ def test_2025_06_18_drops_only_icons():
         return value
     for name in NAMES:
         assert listing[name] == no_icons(EXPECTED_LISTING[name]), name
+    for name in GOOD_NAMES:
         assert gets[name] == no_icons(EXPECTED_GET[name]), name
 
 
@@ -730,7 +748,7 @@ def test_sessions_of_every_revision_share_one_server_safely():
                     if not cursor:
                         break
                 gets = {}
-                for name in NAMES:
+                for name in GOOD_NAMES:
                     params = {"name": name}
                     if name in GET_ARGS:
                         params["arguments"] = GET_ARGS[name]
@@ -740,6 +758,71 @@ def test_sessions_of_every_revision_share_one_server_safely():
         for cl in clients:
             assert not cl.violations, _fmt(cl.violations)
             assert not cl.problems, _fmt(cl.problems)
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_bad_initialize_params_and_early_requests(rev):
+    c = Client(rev)
+    c.error(INVALID_PARAMS, "initialize", {"capabilities": {}})  # no protocolVersion
+    c.error(INVALID_PARAMS, "initialize", {"protocolVersion": 20250326})
+    c.error(INVALID_PARAMS, "initialize", ["not", "an", "object"])
+    c.error(INVALID_PARAMS, "prompts/get", {"name": "g_plain"})  # not initialized yet
+    c.error(METHOD_NOT_FOUND, "resources/list")
+    c.notify("notifications/initialized")  # too early: ignored, never answered
+    assert c.initialize(rev).get("protocolVersion") == rev  # the session is still NEW
+    assert not c.violations, _fmt(c.violations)
+    assert not c.problems, _fmt(c.problems)
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_list_changed_notification_matches_schema(rev):
+    c = Client(rev, Server(CONFIG, list_changed=True))
+    assert c.session.prompts_changed() == b""  # nothing promised before initialize
+    init = c.initialize(rev)
+    assert init["capabilities"]["prompts"] == {"listChanged": True}
+    out = c.session.prompts_changed()
+    messages = [json.loads(line) for line in out.decode("ascii").splitlines()]
+    assert [m.get("method") for m in messages] == ["notifications/prompts/list_changed"], out
+    for msg in messages:
+        assert sc.check_server_message(rev, msg) == [], msg
+    assert not c.violations, _fmt(c.violations)
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_overlong_line_gets_a_null_id_error(rev):
+    c = Client(rev, Server(CONFIG, max_line=256))
+    c.initialize(rev)
+    replies = c.send(b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'
+                     + b"x" * 400 + b'"}}')
+    assert not c.violations, _fmt(c.violations)
+    assert _codes(replies) == [(None, INVALID_REQUEST)], replies
+    assert c.result("ping") == {}
+
+
+@pytest.mark.parametrize("rev", REVS)
+def test_last_page_exactly_full_has_no_cursor(rev):
+    c = Client(rev, Server(CONFIG, page_size=4))
+    c.initialize(rev)
+    first = c.result("prompts/list")
+    second = c.result("prompts/list", {"cursor": first.get("nextCursor")})
+    assert [len(first["prompts"]), len(second["prompts"])] == [4, 4]
+    assert "nextCursor" in first and "nextCursor" not in second, second
+    assert not c.violations, _fmt(c.violations)
+    assert not c.problems, _fmt(c.problems)
+
+
+def test_serving_never_mutates_the_config():
+    """EXPECTED_* share objects with CONFIG: a server that edited them in place (say,
+    deleting lastModified for an old client) would also edit the expectations."""
+    for rev in REVS + tuple(reversed(REVS)):
+        c = Client(rev)
+        c.initialize(rev)
+        c.result("prompts/list")
+        for name in GOOD_NAMES:
+            c.result("prompts/get", {"name": name, "arguments": GET_ARGS.get(name, {})})
+        assert not c.problems, _fmt(c.problems)
+    assert json.dumps(CONFIG, sort_keys=True, default=repr) == CONFIG_SNAPSHOT
+    assert ANN_FULL["lastModified"] == STAMP and ANN_DATE_ONLY == {"lastModified": STAMP}
 
 
 # ---------------------------------------------------------------- the helpers themselves

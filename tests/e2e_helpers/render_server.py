@@ -15,9 +15,9 @@ import tinymcp
 
 
 def noisy(args):
+    # no flush: a buffered print must not surface on the wire later either (e.g. at exit)
     print("PRINTED-BY-RENDER", args["word"])
     sys.stdout.write("SYS-STDOUT-WRITE-BY-RENDER\n")
-    sys.stdout.flush()
     os.write(1, b"OS-WRITE-BY-RENDER\n")
     subprocess.run([sys.executable, "-c", "print('CHILD-PROCESS-OUTPUT')"], check=True)
     return "noisy says " + args["word"]
