@@ -83,7 +83,7 @@ class ServerConfig:
     """What a server serves: identity, instructions, page size and the prompt set."""
 
     __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts", "ttl_ms",
-                 "cache_scope")
+                 "cache_scope", "source")
 
     def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
                  page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public"):
@@ -96,6 +96,8 @@ class ServerConfig:
         self.page_size = page_size
         self.ttl_ms = ttl_ms
         self.cache_scope = cache_scope
+        #: the dict this config was loaded from (to tell a real change from a touch)
+        self.source = None
 
 
 def load_config(config):
@@ -140,9 +142,11 @@ def load_config(config):
         prompts.append(prompt)
     if check.problems:
         raise ConfigError(check.problems)
-    return ServerConfig(PromptSet(prompts), page_size=page_size or DEFAULT_PAGE_SIZE,
-                        ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
-                        cache_scope=cache_scope, **info)
+    loaded = ServerConfig(PromptSet(prompts), page_size=page_size or DEFAULT_PAGE_SIZE,
+                          ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
+                          cache_scope=cache_scope, **info)
+    loaded.source = config
+    return loaded
 
 
 def check_arguments(prompt, arguments):

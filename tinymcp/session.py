@@ -72,6 +72,7 @@ class Server:
     def __init__(self, config, log=None, list_changed=False, max_line=DEFAULT_MAX_LINE,
                  page_size=None):
         self.page_size = page_size
+        self._change_hooks = []
         self.config = self._load(config)
         self.log = log or no_log
         self.list_changed = list_changed
@@ -79,12 +80,35 @@ class Server:
         self.error_tag = "%04x" % (id(self) & 0xFFFF)
 
     def replace_config(self, config):
-        """Swap in a new config (validated whole first; raises ``ConfigError``).
+        """Replace the prompt set (any thread): validated whole first, raises ``ConfigError``.
 
-        The caller then sends each session's ``prompts_changed()`` bytes.
+        With a transport running, the new config is handed to its loop (through the
+        hooks it registered with ``add_change_hook``), which applies it and notifies
+        every session; without one it is applied at once. Returns the new config.
         """
-        self.config = new = self._load(config)
+        new = self._load(config)
+        if self._change_hooks:
+            for hook in list(self._change_hooks):
+                hook(new)
+        else:
+            self.apply_config(new)
         return new
+
+    def apply_config(self, new):
+        """Swap in an already validated config; True when the prompts really changed.
+
+        Transports call this from their loop, then send each session's
+        ``prompts_changed()`` bytes when it returns True.
+        """
+        old, self.config = self.config, new
+        return old.source is None or new.source is None or old.source != new.source
+
+    def add_change_hook(self, hook):
+        """``hook(new_config)`` is called by ``replace_config`` instead of applying it."""
+        self._change_hooks.append(hook)
+
+    def remove_change_hook(self, hook):
+        self._change_hooks.remove(hook)
 
     def _load(self, config):
         config = load_config(config)
