@@ -62,6 +62,20 @@ async def check_pages_and_prompts(list_page, get_prompt, label):
     check(f"{label}: prompts/get p007 renders topic=x", ok, repr(texts))
 
 
+async def check_completions(complete, label):
+    ref = types.PromptReference(type="ref/prompt", name="p007")
+    c = (await complete(ref, {"name": "topic", "value": ""})).completion
+    check(f"{label}: complete() empty value -> 100 of 250, hasMore",
+          len(c.values) == 100 and c.total == 250 and c.has_more is True,
+          f"{len(c.values)} values, total={c.total}, hasMore={c.has_more}")
+    c = (await complete(ref, {"name": "topic", "value": "c"})).completion
+    starts = all(v[0] in "cC" for v in c.values)
+    exact_first = all(v.startswith("c") for v in c.values[:50]) and not any(v.startswith("c") for v in c.values[50:])
+    check(f"{label}: complete() 'c' -> c/C only, exact case first",
+          starts and exact_first and c.total == 150 and c.has_more is True,
+          f"{c.values[:2]}...{c.values[-2:]}, total={c.total}")
+
+
 async def session_checks():
     async with stdio_client(SERVER) as (read, write), ClientSession(read, write) as session:
         init = await session.initialize()
@@ -73,6 +87,7 @@ async def session_checks():
         )
         await expect_error("ClientSession: unknown prompt -> -32602", session.get_prompt("nope"), -32602)
         await expect_error("ClientSession: missing required arg -> -32602", session.get_prompt("p007", {}), -32602)
+        await check_completions(session.complete, "ClientSession")
 
 
 async def client_checks():
@@ -85,6 +100,7 @@ async def client_checks():
         await check_pages_and_prompts(
             lambda cursor: client.list_prompts(cursor=cursor), client.get_prompt, "mcp.Client"
         )
+        await check_completions(client.complete, "mcp.Client")
 
 
 async def main():

@@ -56,6 +56,17 @@ try {
 
     await expectError('unknown prompt -> -32602', client.getPrompt({ name: 'nope' }), -32602);
     await expectError('missing required arg -> -32602', client.getPrompt({ name: 'p007', arguments: {} }), -32602);
+    const ref = { type: 'ref/prompt', name: 'p007' };
+    let c = (await client.complete({ ref, argument: { name: 'topic', value: '' } })).completion;
+    check('complete() empty value -> 100 of 250, hasMore',
+        c.values.length === 100 && c.total === 250 && c.hasMore === true,
+        `${c.values.length} values, total=${c.total}, hasMore=${c.hasMore}`);
+    c = (await client.complete({ ref, argument: { name: 'topic', value: 'c' } })).completion;
+    const exactFirst = c.values.slice(0, 50).every((v) => v.startsWith('c'))
+        && !c.values.slice(50).some((v) => v.startsWith('c'));
+    check("complete() 'c' -> c/C only, exact case first",
+        c.values.every((v) => 'cC'.includes(v[0])) && exactFirst && c.total === 150 && c.hasMore === true,
+        `${c.values.slice(0, 2)}...${c.values.slice(-2)}, total=${c.total}`);
 } catch (e) {
     check('ran without unexpected error', false, String(e?.stack ?? e));
 } finally {

@@ -72,7 +72,7 @@ def test_discover_answers_with_versions_capabilities_and_identity():
     result = one(m.call("server/discover"))["result"]
     assert result == {
         "resultType": "complete", "supportedVersions": [MODERN],
-        "capabilities": {"prompts": {"listChanged": False}},
+        "capabilities": {"prompts": {"listChanged": False}, "logging": {}, "completions": {}},
         "instructions": "hi", "ttlMs": 5000, "cacheScope": "public",
         "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "srv", "version": "2"}},
     }

@@ -175,7 +175,7 @@ def test_initialize_result_shape():
     result = wire.initialize("2025-06-18")
     assert result == {
         "protocolVersion": "2025-06-18",
-        "capabilities": {"prompts": {"listChanged": False}},
+        "capabilities": {"prompts": {"listChanged": False}, "logging": {}, "completions": {}},
         "serverInfo": {"name": "srv", "version": "9", "title": "Srv"},
         "instructions": "Use it.",
     }
@@ -190,6 +190,11 @@ def test_server_title_only_from_2025_06_18():
 def test_list_changed_true_only_with_a_change_source():
     wire = Wire(simple_config(), list_changed=True)
     assert wire.initialize()["capabilities"]["prompts"] == {"listChanged": True}
+
+
+def test_completions_capability_from_2025_03_26():
+    assert "completions" not in Wire(simple_config()).initialize("2024-11-05")["capabilities"]
+    assert "completions" in Wire(simple_config()).initialize("2025-03-26")["capabilities"]
 
 
 def test_ping_before_initialize(wire):

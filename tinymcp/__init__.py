@@ -6,15 +6,17 @@ Public API:
 - ``Server(config)`` / ``Session(server)``: the sans-I/O core; ``Session.receive_data(bytes)``
   returns the bytes to send back.
 - ``load_config(dict)``: validate a config; ``ConfigError`` lists every problem with its path.
+- ``progress(value, total=None, message=None)``: from inside a ``render``/``complete``
+  callable, report progress to a client that sent a ``progressToken``.
 """
 
 __version__ = "0.1.0"
 
 from .errors import ConfigError, ProtocolError, TinyMCPError
 from .prompts import load_config
-from .session import Server, Session
+from .session import Server, Session, progress
 
-__all__ = ["__version__", "serve", "Server", "Session", "load_config", "ConfigError",
+__all__ = ["__version__", "serve", "Server", "Session", "load_config", "progress", "ConfigError",
            "ProtocolError", "TinyMCPError"]
 
 

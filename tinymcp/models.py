@@ -354,25 +354,29 @@ def needs_shaping(block):
 class PromptArgument:
     """One declared argument of a prompt."""
 
-    __slots__ = ("name", "title", "description", "required", "default", "extra")
+    __slots__ = ("name", "title", "description", "required", "default", "completions", "complete")
 
-    KEYS = ("name", "title", "description", "required", "default")
+    KEYS = ("name", "title", "description", "required", "default", "completions", "complete")
 
-    def __init__(self, name, title=None, description=None, required=False, default=None, extra=None):
+    def __init__(self, name, title=None, description=None, required=False, default=None,
+                 completions=None, complete=None):
         self.name = name
         self.title = title
         self.description = description
         self.required = required
         self.default = default
-        self.extra = extra or {}
+        #: suggested values for completion/complete (a list of strings), or None
+        self.completions = completions
+        #: ``complete(value, context_arguments) -> list of str`` (Python configs), or None
+        self.complete = complete
 
     @classmethod
-    def from_wire(cls, check, obj, path, extra_keys=()):
+    def from_wire(cls, check, obj, path):
         arg = check.obj(obj, path)
         if arg is None:
             return None
         before = len(check.problems)
-        check.keys(arg, path, cls.KEYS + tuple(extra_keys))
+        check.keys(arg, path, cls.KEYS)
         name = check.field(arg, "name", path, "string", required=True)
         if name == "":
             check.fail(path + ".name", "expected a non-empty string")
@@ -382,10 +386,16 @@ class PromptArgument:
         default = check.field(arg, "default", path, "string")
         if required and default is not None:
             check.fail(path + ".default", "a required argument takes no default")
+        completions = check.field(arg, "completions", path, "list")
+        for i, value in enumerate(completions or ()):
+            if not isinstance(value, str):
+                check.fail("%s.completions[%d]" % (path, i), "expected a string, got %s" % describe(value))
+        complete = check.field(arg, "complete", path, "callable")
+        if completions is not None and complete is not None:
+            check.fail(path, "expected at most one of 'completions' or 'complete'")
         if len(check.problems) != before:
             return None
-        return cls(name, title, description, bool(required), default,
-                   {k: arg[k] for k in extra_keys if k in arg})
+        return cls(name, title, description, bool(required), default, completions, complete)
 
     def to_wire(self, version):
         out = {"name": self.name}
@@ -402,12 +412,13 @@ class Prompt:
     """A prompt: metadata, arguments, and either message templates or a ``render`` callable."""
 
     __slots__ = ("name", "title", "description", "icons", "meta", "arguments", "messages",
-                 "render_fn", "extra", "_by_arg", "_required", "_defaults", "_listing")
+                 "render_fn", "complete", "_by_arg", "_required", "_defaults", "_listing")
 
-    KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render")
+    KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render",
+            "complete")
 
     def __init__(self, name, title=None, description=None, icons=None, meta=None, arguments=(),
-                 messages=None, render_fn=None, extra=None):
+                 messages=None, render_fn=None, complete=None):
         self.name = name
         self.title = title
         self.description = description
@@ -417,19 +428,20 @@ class Prompt:
         #: list of (wire message, [(key, subkey, Template)]) when template-based
         self.messages = messages
         self.render_fn = render_fn
-        self.extra = extra or {}
+        #: ``complete(argument_name, value, context_arguments) -> list of str``, or None
+        self.complete = complete
         self._by_arg = {a.name: a for a in self.arguments}
         self._required = [a.name for a in self.arguments if a.required]
         self._defaults = {a.name: a.default for a in self.arguments if a.default is not None}
         self._listing = {}
 
     @classmethod
-    def from_wire(cls, check, obj, path, extra_keys=(), arg_extra_keys=()):
+    def from_wire(cls, check, obj, path):
         p = check.obj(obj, path)
         if p is None:
             return None
         before = len(check.problems)
-        check.keys(p, path, cls.KEYS + tuple(extra_keys))
+        check.keys(p, path, cls.KEYS)
         name = check.field(p, "name", path, "string", required=True)
         if name == "":
             check.fail(path + ".name", "expected a non-empty string")
@@ -444,14 +456,17 @@ class Prompt:
         seen = set()
         for i, raw in enumerate(raw_args):
             apath = "%s.arguments[%d]" % (path, i)
-            arg = PromptArgument.from_wire(check, raw, apath, arg_extra_keys)
-            if arg is None:
-                continue
-            if arg.name in seen:
-                check.fail(apath + ".name", "duplicate argument name %r" % arg.name)
-            seen.add(arg.name)
-            arguments.append(arg)
+            arg_name = raw.get("name") if isinstance(raw, dict) else None
+            if isinstance(arg_name, str):
+                # known even when the argument has other problems: no follow-up errors
+                if arg_name in seen:
+                    check.fail(apath + ".name", "duplicate argument name %r" % arg_name)
+                seen.add(arg_name)
+            arg = PromptArgument.from_wire(check, raw, apath)
+            if arg is not None:
+                arguments.append(arg)
         render_fn = check.field(p, "render", path, "callable")
+        complete = check.field(p, "complete", path, "callable")
         messages = None
         if ("messages" in p) == ("render" in p):
             check.fail(path, "expected exactly one of 'messages' or 'render'")
@@ -472,8 +487,7 @@ class Prompt:
                     messages.append((msg, templated))
         if len(check.problems) != before:
             return None
-        return cls(name, title, description, icons, meta, arguments, messages, render_fn,
-                   {k: p[k] for k in extra_keys if k in p})
+        return cls(name, title, description, icons, meta, arguments, messages, render_fn, complete)
 
     def listing(self, version):
         """The ``Prompt`` object of ``prompts/list`` as ``version`` defines it (cached)."""

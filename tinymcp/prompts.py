@@ -10,18 +10,26 @@ from bisect import bisect_right
 from .errors import ConfigError, InvalidParams, clip
 from .models import Check, Prompt, describe, messages_from_render, shown
 
-__all__ = ["ServerConfig", "PromptSet", "load_config", "RenderFailed", "DEFAULT_PAGE_SIZE"]
+__all__ = ["ServerConfig", "PromptSet", "load_config", "CallbackFailed", "DEFAULT_PAGE_SIZE",
+           "MAX_COMPLETIONS", "complete_argument"]
 
 DEFAULT_PAGE_SIZE = 50
 #: 2026-07-28 caching: how long clients may keep prompts/list and server/discover results.
 DEFAULT_TTL_MS = 60000
 
-_TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "prompts")
+_TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "log_level", "prompts")
 _SERVER_KEYS = ("name", "version", "title", "instructions")
 
 
-class RenderFailed(Exception):
-    """A ``render`` callable raised or returned something unusable; ``__cause__`` says what."""
+#: completion "Completion Results": at most 100 values per response.
+MAX_COMPLETIONS = 100
+
+_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class CallbackFailed(Exception):
+    """A ``render`` or ``complete`` callable raised or returned something unusable;
+    ``__cause__`` says what."""
 
 
 class PromptSet:
@@ -83,7 +91,7 @@ class ServerConfig:
     """What a server serves: identity, instructions, page size and the prompt set."""
 
     __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts", "ttl_ms",
-                 "cache_scope", "source")
+                 "cache_scope", "log_level", "source")
 
     def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
                  page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public"):
@@ -96,6 +104,8 @@ class ServerConfig:
         self.page_size = page_size
         self.ttl_ms = ttl_ms
         self.cache_scope = cache_scope
+        #: handshake-era sessions start logging at this level (None: not until logging/setLevel)
+        self.log_level = None
         #: the dict this config was loaded from (to tell a real change from a touch)
         self.source = None
 
@@ -128,24 +138,30 @@ def load_config(config):
     cache_scope = config.get("cache_scope", "public")
     if cache_scope not in ("public", "private"):
         check.fail("cache_scope", "expected 'public' or 'private', got %s" % shown(cache_scope))
+    log_level = config.get("log_level")
+    if log_level is not None and log_level not in _LOG_LEVELS:
+        check.fail("log_level", "expected one of %s, got %s" % (", ".join(_LOG_LEVELS), shown(log_level)))
     raw = check.field(config, "prompts", "", "list", required=True)
     prompts = []
     seen = set()
     for i, item in enumerate(raw or ()):
         path = "prompts[%d]" % i
+        name = item.get("name") if isinstance(item, dict) else None
+        if isinstance(name, str):
+            # checked even when the prompt has other problems, so one run lists them all
+            if name in seen:
+                check.fail(path + ".name", "duplicate prompt name %r" % name)
+            seen.add(name)
         prompt = Prompt.from_wire(check, item, path)
-        if prompt is None:
-            continue
-        if prompt.name in seen:
-            check.fail(path + ".name", "duplicate prompt name %r" % prompt.name)
-        seen.add(prompt.name)
-        prompts.append(prompt)
+        if prompt is not None:
+            prompts.append(prompt)
     if check.problems:
         raise ConfigError(check.problems)
     loaded = ServerConfig(PromptSet(prompts), page_size=page_size or DEFAULT_PAGE_SIZE,
                           ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
                           cache_scope=cache_scope, **info)
     loaded.source = config
+    loaded.log_level = log_level
     return loaded
 
 
@@ -182,7 +198,7 @@ def render(prompt, arguments):
     """The prompt's messages with ``arguments`` (already checked) filled in.
 
     Optional arguments that were not given take their ``default``, or "".
-    Raises ``RenderFailed`` when a ``render`` callable fails.
+    Raises ``CallbackFailed`` when a ``render`` callable fails.
     """
     if prompt._defaults:
         values = dict(prompt._defaults)
@@ -193,7 +209,7 @@ def render(prompt, arguments):
         try:
             return messages_from_render(prompt.render_fn(dict(values)))
         except Exception as exc:
-            raise RenderFailed("render callable of prompt %r failed" % prompt.name) from exc
+            raise CallbackFailed("render callable of prompt %r failed" % prompt.name) from exc
     out = []
     for msg, templated in prompt.messages:
         if templated:
@@ -208,3 +224,43 @@ def render(prompt, arguments):
             msg = {"role": msg["role"], "content": block}
         out.append(msg)
     return out
+
+
+def complete_argument(prompt, name, value, context):
+    """``(values, total, has_more)`` for ``completion/complete`` on one prompt argument.
+
+    Sources, first found: the argument's ``complete(value, context)`` callable, the
+    prompt's ``complete(name, value, context)`` callable (their lists are capped, not
+    filtered), or the argument's ``completions`` list filtered by prefix,
+    case-insensitively, exact-case matches first, then in list order. ``context`` is
+    the client's ``context.arguments`` (2025-06-18 on) or None.
+    """
+    arg = prompt._by_arg.get(name)
+    if arg is None:
+        raise InvalidParams("Invalid params: prompt %s has no argument %s" % (clip(prompt.name), clip(name)))
+    if arg.complete is not None or prompt.complete is not None:
+        try:
+            if arg.complete is not None:
+                values = arg.complete(value, context)
+            else:
+                values = prompt.complete(name, value, context)
+            values = list(values)
+            if not all(isinstance(v, str) for v in values):
+                raise TypeError("complete() must return strings")
+        except Exception as exc:
+            raise CallbackFailed("complete callable of prompt %r failed" % prompt.name) from exc
+    elif arg.completions:
+        values = _prefix_matches(arg.completions, value)
+    else:
+        values = []
+    total = len(values)
+    return values[:MAX_COMPLETIONS], total, total > MAX_COMPLETIONS
+
+
+def _prefix_matches(options, typed):
+    if not typed:
+        return list(options)
+    folded = typed.lower()
+    exact = [v for v in options if v.startswith(typed)]
+    other = [v for v in options if not v.startswith(typed) and v.lower().startswith(folded)]
+    return exact + other

@@ -33,9 +33,9 @@ from .errors import (InternalError, InvalidParams, InvalidRequest, MethodNotFoun
 from .jsonrpc import DEFAULT_MAX_LINE, TOO_LONG, LineBuffer, check_id, decode, encode
 from .models import (ALL_VERSIONS, LEGACY_VERSIONS, MODERN_VERSIONS, V_ICONS, V_TITLES,
                      needs_shaping, shape_content)
-from .prompts import RenderFailed, check_arguments, load_config, render
+from .prompts import CallbackFailed, check_arguments, complete_argument, load_config, render
 
-__all__ = ["Server", "Session", "LATEST_LEGACY", "no_log", "LOG_LEVELS"]
+__all__ = ["Server", "Session", "LATEST_LEGACY", "no_log", "LOG_LEVELS", "progress"]
 
 LATEST_LEGACY = LEGACY_VERSIONS[-1]
 BATCH_VERSION = "2025-03-26"  # the only revision with JSON-RPC batching (2025-03-26 changelog)
@@ -54,6 +54,38 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 _SEVERITY = {name: i for i, name in enumerate(LOG_LEVELS)}
 
 _error_ids = itertools.count(1)
+
+#: The calls being served, innermost last: what ``progress()`` reports on. The loop is
+#: single-threaded, so callables run while exactly their own call is on top.
+_CURRENT = []
+
+V_COMPLETIONS = "2025-03-26"  # ServerCapabilities.completions appears
+V_CONTEXT = "2025-06-18"      # CompleteRequest.params.context appears
+
+
+def progress(progress, total=None, message=None):
+    """Report progress from inside a ``render`` or ``complete`` callable.
+
+    Sends ``notifications/progress`` for the request being served when its
+    ``params._meta.progressToken`` asked for it (progress "Progress Flow"), before the
+    response; returns False (and sends nothing) otherwise, e.g. after the response.
+    ``progress`` MUST increase with each call: a value that does not raises ValueError.
+    """
+    if not _CURRENT:
+        return False
+    call = _CURRENT[-1]
+    if call.progress_token is None:
+        return False
+    if call.last_progress is not None and not progress > call.last_progress:
+        raise ValueError("progress must increase: %r after %r" % (progress, call.last_progress))
+    call.last_progress = progress
+    params = {"progressToken": call.progress_token, "progress": progress}
+    if total is not None:
+        params["total"] = total
+    if message is not None and call.version >= V_COMPLETIONS:  # message arrived in 2025-03-26
+        params["message"] = message
+    call.note(_notification("notifications/progress", params))
+    return True
 
 
 def no_log(level, message, exc=None):
@@ -135,10 +167,15 @@ def _notification(method, params=None):
     return msg
 
 
+def _log_message(level, data, logger="tinymcp"):
+    return _notification("notifications/message", {"level": level, "logger": logger, "data": data})
+
+
 class Call:
     """One request being served: its era, revision, and request-scoped log level."""
 
-    __slots__ = ("rid", "version", "modern", "in_batch", "log_threshold", "notes")
+    __slots__ = ("rid", "version", "modern", "in_batch", "log_threshold", "notes",
+                 "progress_token", "last_progress")
 
     def __init__(self, rid, version, modern, in_batch, log_threshold=None):
         self.rid = rid
@@ -147,6 +184,14 @@ class Call:
         self.in_batch = in_batch
         self.log_threshold = log_threshold
         self.notes = None
+        self.progress_token = None
+        self.last_progress = None
+
+    def note(self, message):
+        """Queue a notification to go out before this request's response."""
+        if self.notes is None:
+            self.notes = []
+        self.notes.append(message)
 
     def log(self, level, data, logger="tinymcp"):
         """Queue ``notifications/message`` for this request, when it asked for the level.
@@ -156,10 +201,7 @@ class Call:
         them before the final response, at or above the requested level.
         """
         if self.log_threshold is not None and _SEVERITY[level] >= self.log_threshold:
-            if self.notes is None:
-                self.notes = []
-            self.notes.append(_notification(
-                "notifications/message", {"level": level, "logger": logger, "data": data}))
+            self.note(_log_message(level, data, logger))
 
 
 class Session:
@@ -171,12 +213,16 @@ class Session:
         self.server = server
         self.state = NEW
         self.version = None
+        #: handshake-era logging/setLevel threshold (an index into LOG_LEVELS), or None
+        level = server.config.log_level
+        self.log_threshold = None if level is None else _SEVERITY[level]
         #: open subscriptions/listen streams: request id -> honoured filter
         self.streams = {}
         self._lines = LineBuffer(server.max_line)
         self._out = []
-        #: replies queued in ``_out`` that a notifications/cancelled may still drop
+        #: replies queued but not yet sent, which a notifications/cancelled may still drop
         self._cancellable = {}
+        self._batch_replies = None
 
     # --- bytes in, bytes out --------------------------------------------------------
 
@@ -192,7 +238,8 @@ class Session:
             return b""
         self._out = []
         self._cancellable = {}
-        return b"".join([encode(m) for m in out])
+        # (a batch whose every reply was cancelled is an empty list: nothing to send)
+        return b"".join([encode(m) for m in out if m != []])
 
     def prompts_changed(self):
         """Bytes to send after the prompt set changed.
@@ -210,6 +257,16 @@ class Session:
                 msgs.append(_notification("notifications/prompts/list_changed",
                                           {"_meta": {META_SUBSCRIPTION: rid}}))
         return b"".join([encode(m) for m in msgs])
+
+    def log_event(self, level, data):
+        """Bytes of ``notifications/message`` for a server event (a reload, a rejected
+        config), for a handshake-era session whose level admits it (logging
+        "Log Message Notifications"). Modern sessions get none: 2026-07-28 log
+        messages are request-scoped and never go on a listen stream."""
+        if self.state is READY and self.log_threshold is not None \
+                and _SEVERITY[level] >= self.log_threshold:
+            return encode(_log_message(level, data))
+        return b""
 
     def end_streams(self):
         """Bytes that end every open listen stream (server shutdown).
@@ -252,7 +309,14 @@ class Session:
                 "Invalid Request: batches are served only under protocol %s" % BATCH_VERSION))
         if not items:
             return _error(None, InvalidRequest("Invalid Request: empty batch"))
-        replies = [r for r in (self._message(m, True) for m in items) if r is not None]
+        replies = self._batch_replies = []
+        try:
+            for item in items:
+                reply = self._message(item, True)
+                if reply is not None:
+                    replies.append(reply)
+        finally:
+            self._batch_replies = None
         return replies or None
 
     def _message(self, msg, in_batch):
@@ -303,16 +367,25 @@ class Session:
                         "Session not initialized: send initialize before %s, or give %s and %s "
                         "in params._meta" % (method, META_VERSION, META_CAPABILITIES),
                         {"supported": list(ALL_VERSIONS)})
-                call = Call(rid, self.version, False, in_batch)
-            result = handler(self, params, call)
+                call = Call(rid, self.version, False, in_batch, self.log_threshold)
+            if type(meta) is dict:
+                token = meta.get("progressToken")
+                if type(token) in (str, int):
+                    call.progress_token = token
+            _CURRENT.append(call)
+            try:
+                result = handler(self, params, call)
+            finally:
+                _CURRENT.pop()
             if result is None:
-                return None  # a stream kept open (subscriptions/listen)
-            if call.modern:
-                result["resultType"] = "complete"
-                result.setdefault("_meta", {})[META_SERVER_INFO] = self._server_info(call.version)
-            reply = _response(rid, result)
-            if method != "initialize":  # cancellation: initialize cannot be cancelled
-                self._cancellable[rid] = reply
+                reply = None  # a stream kept open (subscriptions/listen)
+            else:
+                if call.modern:
+                    result["resultType"] = "complete"
+                    result.setdefault("_meta", {})[META_SERVER_INFO] = self._server_info(call.version)
+                reply = _response(rid, result)
+                if method != "initialize":  # cancellation: initialize cannot be cancelled
+                    self._cancellable[rid] = reply
         except ProtocolError as exc:
             reply = _error(rid, exc)
         except Exception as exc:
@@ -355,6 +428,14 @@ class Session:
             threshold = _SEVERITY[level]
         return Call(rid, version, True, in_batch, threshold)
 
+    def _capabilities(self, version):
+        # prompts "Capabilities": servers that support prompts MUST declare them;
+        # logging "Capabilities": servers that emit log messages MUST declare logging.
+        caps = {"prompts": {"listChanged": bool(self.server.list_changed)}, "logging": {}}
+        if version >= V_COMPLETIONS:
+            caps["completions"] = {}  # 2024-11-05 has no such capability (but is answered)
+        return caps
+
     def _server_info(self, version):
         config = self.server.config
         info = {"name": config.name, "version": config.version}
@@ -364,7 +445,7 @@ class Session:
 
     def _internal(self, exc, method, call):
         tag = "%s-%d" % (self.server.error_tag, next(_error_ids))
-        cause = exc.__cause__ if isinstance(exc, RenderFailed) and exc.__cause__ else exc
+        cause = exc.__cause__ if isinstance(exc, CallbackFailed) and exc.__cause__ else exc
         self.server.log("error", "internal error %s in %s: %s" % (tag, method, exc), cause)
         if call is not None:
             call.log("error", {"error": "internal error", "errorId": tag, "method": method})
@@ -388,12 +469,17 @@ class Session:
             del self.streams[rid]
             return
         reply = self._cancellable.pop(rid, None)
-        if reply is not None:
-            out = self._out
-            for i in range(len(out)):
-                if out[i] is reply:
-                    del out[i]
-                    break
+        if reply is None:
+            return
+        # the reply waits in the output, in a batch array there, or in the batch being built
+        containers = [self._out] + [m for m in self._out if type(m) is list]
+        if self._batch_replies is not None:
+            containers.append(self._batch_replies)
+        for container in containers:
+            for i, item in enumerate(container):
+                if item is reply:
+                    del container[i]
+                    return
 
     # --- handshake-era handlers ---------------------------------------------------------
 
@@ -412,8 +498,7 @@ class Session:
         config = self.server.config
         result = {
             "protocolVersion": version,
-            # prompts "Capabilities": servers that support prompts MUST declare them.
-            "capabilities": {"prompts": {"listChanged": bool(self.server.list_changed)}},
+            "capabilities": self._capabilities(version),
             "serverInfo": self._server_info(version),
         }
         if config.instructions is not None:
@@ -423,6 +508,14 @@ class Session:
 
     def _ping(self, params, call):
         return {}  # ping "Behavior Requirements": the receiver MUST respond promptly with {}
+
+    def _set_level(self, params, call):
+        # logging "Setting Log Level": the eight RFC 5424 levels; anything else -32602.
+        level = params.get("level")
+        if type(level) is not str or level not in _SEVERITY:
+            raise InvalidParams("Invalid params: level must be one of %s" % ", ".join(LOG_LEVELS))
+        self.log_threshold = _SEVERITY[level]
+        return {}
 
     # --- handlers of both eras ------------------------------------------------------------
 
@@ -462,6 +555,38 @@ class Session:
                 clip(name), len(messages), "" if len(messages) == 1 else "s"))
         return result
 
+    def _complete(self, params, call):
+        ref = params.get("ref")
+        if type(ref) is not dict:
+            raise InvalidParams("Invalid params: ref must be an object")
+        kind = ref.get("type")
+        if kind == "ref/resource":
+            raise InvalidParams("Invalid params: tinymcp serves no resources, so ref/resource "
+                                "has no completions")
+        if kind != "ref/prompt":
+            raise InvalidParams("Invalid params: ref.type must be 'ref/prompt'")
+        name = ref.get("name")
+        if type(name) is not str:
+            raise InvalidParams("Invalid params: ref.name must be a string")
+        argument = params.get("argument")
+        if type(argument) is not dict or type(argument.get("name")) is not str \
+                or type(argument.get("value")) is not str:
+            raise InvalidParams("Invalid params: argument must be an object with string name and value")
+        prompt = self.server.config.prompts.get(name)
+        if prompt is None:
+            raise InvalidParams("Unknown prompt: %s" % clip(name))
+        context = None
+        if call.version >= V_CONTEXT:  # completion: context.arguments from 2025-06-18 on
+            ctx = params.get("context")
+            if ctx is not None:
+                args = ctx.get("arguments") if type(ctx) is dict else None
+                if (type(ctx) is not dict or (args is not None and (type(args) is not dict or not all(
+                        type(v) is str for v in args.values())))):
+                    raise InvalidParams("Invalid params: context.arguments must be an object of strings")
+                context = args
+        values, total, more = complete_argument(prompt, argument["name"], argument["value"], context)
+        return {"completion": {"values": values, "total": total, "hasMore": more}}
+
     # --- stateless-era handlers (2026-07-28) -------------------------------------------
 
     def _cache_hints(self, result):
@@ -475,7 +600,7 @@ class Session:
         config = self.server.config
         result = {
             "supportedVersions": list(MODERN_VERSIONS),
-            "capabilities": {"prompts": {"listChanged": bool(self.server.list_changed)}},
+            "capabilities": self._capabilities(call.version),
         }
         if config.instructions is not None:
             result["instructions"] = config.instructions
@@ -494,7 +619,7 @@ class Session:
             raise InvalidRequest("Invalid Request: a listen stream with this id is already open")
         self.streams[call.rid] = honoured
         # subscriptions "Acknowledgment": MUST be the first message for this stream.
-        self._out.append(_notification("notifications/subscriptions/acknowledged", {
+        call.note(_notification("notifications/subscriptions/acknowledged", {
             "_meta": {META_SUBSCRIPTION: call.rid}, "notifications": honoured}))
         return None
 
@@ -502,8 +627,10 @@ class Session:
 _HANDLERS = {
     "initialize": Session._initialize,
     "ping": Session._ping,
+    "logging/setLevel": Session._set_level,
     "prompts/list": Session._prompts_list,
     "prompts/get": Session._prompts_get,
+    "completion/complete": Session._complete,
 }
 
 #: 2026-07-28 removed initialize, notifications/initialized, ping and logging/setLevel.
@@ -511,6 +638,7 @@ _MODERN = {
     "server/discover": Session._discover,
     "prompts/list": Session._prompts_list,
     "prompts/get": Session._prompts_get,
+    "completion/complete": Session._complete,
     "subscriptions/listen": Session._listen,
 }
 
