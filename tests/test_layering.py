@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "tinymcp"
-CORE = ["errors", "jsonrpc", "template", "models", "prompts", "session", "defaults"]
-TRANSPORTS = ["loop", "stdio", "cli", "__main__"]
+CORE = ["errors", "jsonrpc", "template", "models", "limits", "prompts", "session", "defaults"]
+TRANSPORTS = ["loop", "pump", "stdio", "unix", "reload", "cli", "__main__"]
 FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio"}
 
 

@@ -809,7 +809,7 @@ def test_list_changed_notification_matches_schema(rev):
 
 @pytest.mark.parametrize("rev", REVS)
 def test_overlong_line_gets_a_null_id_error(rev):
-    c = Client(rev, Server(CONFIG, max_line=256))
+    c = Client(rev, Server(CONFIG, limits={"max_line_bytes": 256}))
     c.initialize(rev)
     replies = c.send(b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'
                      + b"x" * 400 + b'"}}')

@@ -99,10 +99,10 @@ def test_client_responses_are_ignored(wire):
 
 
 def test_overlong_line_is_answered_and_skipped():
-    wire = Wire(simple_config(), max_line=100)
+    wire = Wire(simple_config(), limits={"max_line_bytes": 100})
     replies = wire.raw(b'{"x":"' + b"a" * 200 + b'"}\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
-    assert replies[0]["error"] == {"code": -32600,
-                                   "message": "Invalid Request: line longer than the 100-byte limit"}
+    assert replies[0]["error"] == {"code": -32600, "message":
+                                   "Invalid Request: line longer than the 100-byte limit (max_line_bytes)"}
     assert replies[1] == {"jsonrpc": "2.0", "id": 1, "result": {}}
 
 

@@ -24,7 +24,8 @@ def serve(config=None, **options):
     """Serve ``config`` (a dict; the embedded default prompts when None) over stdio.
 
     Blocks until the client closes stdin or a SIGTERM/SIGINT arrives; returns the exit
-    status (0). ``options``: ``page_size``, ``max_line``.
+    status (0). ``options``: ``page_size``, ``list_changed``, ``limits`` (a dict, see
+    docs/security.md), ``log`` (a ``log(level, message, exc=None)`` hook; default stderr).
     """
     from .stdio import serve_stdio
     if config is None:

@@ -8,6 +8,7 @@ import binascii
 from bisect import bisect_right
 
 from .errors import ConfigError, InvalidParams, clip
+from .limits import Limits
 from .models import Check, Prompt, describe, messages_from_render, shown
 
 __all__ = ["ServerConfig", "PromptSet", "load_config", "CallbackFailed", "DEFAULT_PAGE_SIZE",
@@ -17,7 +18,7 @@ DEFAULT_PAGE_SIZE = 50
 #: 2026-07-28 caching: how long clients may keep prompts/list and server/discover results.
 DEFAULT_TTL_MS = 60000
 
-_TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "log_level", "prompts")
+_TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "log_level", "limits", "prompts")
 _SERVER_KEYS = ("name", "version", "title", "instructions")
 
 
@@ -91,7 +92,7 @@ class ServerConfig:
     """What a server serves: identity, instructions, page size and the prompt set."""
 
     __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts", "ttl_ms",
-                 "cache_scope", "log_level", "source")
+                 "cache_scope", "log_level", "limits", "source")
 
     def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
                  page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public"):
@@ -106,6 +107,8 @@ class ServerConfig:
         self.cache_scope = cache_scope
         #: handshake-era sessions start logging at this level (None: not until logging/setLevel)
         self.log_level = None
+        #: the config's ``limits`` values (a dict; defaults are in limits.Limits)
+        self.limits = {}
         #: the dict this config was loaded from (to tell a real change from a touch)
         self.source = None
 
@@ -141,6 +144,7 @@ def load_config(config):
     log_level = config.get("log_level")
     if log_level is not None and log_level not in _LOG_LEVELS:
         check.fail("log_level", "expected one of %s, got %s" % (", ".join(_LOG_LEVELS), shown(log_level)))
+    limits = Limits.from_wire(check, config["limits"], "limits") if "limits" in config else {}
     raw = check.field(config, "prompts", "", "list", required=True)
     prompts = []
     seen = set()
@@ -162,16 +166,20 @@ def load_config(config):
                           cache_scope=cache_scope, **info)
     loaded.source = config
     loaded.log_level = log_level
+    loaded.limits = limits
     return loaded
 
 
-def check_arguments(prompt, arguments):
+def check_arguments(prompt, arguments, limits):
     """Validate ``prompts/get`` arguments against the prompt's declaration (-32602)."""
     if arguments is None:
         arguments = {}
     elif not isinstance(arguments, dict):
         raise InvalidParams("Invalid params: arguments must be an object of strings, got %s"
                             % describe(arguments))
+    if len(arguments) > limits.max_arguments:
+        raise InvalidParams("Invalid params: %d arguments exceed the limit of %d (max_arguments)"
+                            % (len(arguments), limits.max_arguments))
     declared = prompt._by_arg
     problems = []
     bad_types = [k for k, v in arguments.items() if not isinstance(v, str)]
@@ -186,7 +194,31 @@ def check_arguments(prompt, arguments):
     if problems:
         raise InvalidParams("Invalid arguments for prompt %s: %s"
                             % (clip(prompt.name), "; ".join(problems)))
+    size = 0
+    for key, value in arguments.items():
+        size += len(key) + len(value)
+    if size * 4 > limits.max_argument_bytes:  # cheap bound first: UTF-8 is at most 4 bytes a char
+        size = sum(len(k.encode("utf-8", "surrogatepass")) + len(v.encode("utf-8", "surrogatepass"))
+                   for k, v in arguments.items())
+        if size > limits.max_argument_bytes:
+            raise InvalidParams("Invalid params: arguments of %d bytes exceed the limit of %d "
+                                "(max_argument_bytes)" % (size, limits.max_argument_bytes))
     return arguments
+
+
+def rendered_size(messages):
+    """Characters of text, data and URIs in rendered messages (for max_render_bytes)."""
+    size = 0
+    for msg in messages:
+        block = msg["content"]
+        for key in ("text", "data", "uri"):
+            value = block.get(key)
+            if value is not None:
+                size += len(value)
+        res = block.get("resource")
+        if res is not None:
+            size += len(res.get("text") or res.get("blob") or "") + len(res.get("uri", ""))
+    return size
 
 
 def _names(names, most=10):

@@ -30,10 +30,12 @@ import itertools
 
 from .errors import (InternalError, InvalidParams, InvalidRequest, MethodNotFound,
                      ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
-from .jsonrpc import DEFAULT_MAX_LINE, TOO_LONG, LineBuffer, check_id, decode, encode
+from .jsonrpc import TOO_LONG, LineBuffer, check_id, decode, encode
+from .limits import Limits, depth
 from .models import (ALL_VERSIONS, LEGACY_VERSIONS, MODERN_VERSIONS, V_ICONS, V_TITLES,
                      needs_shaping, shape_content)
-from .prompts import CallbackFailed, check_arguments, complete_argument, load_config, render
+from .prompts import (CallbackFailed, check_arguments, complete_argument, load_config, render,
+                      rendered_size)
 
 __all__ = ["Server", "Session", "LATEST_LEGACY", "no_log", "LOG_LEVELS", "progress"]
 
@@ -54,6 +56,7 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 _SEVERITY = {name: i for i, name in enumerate(LOG_LEVELS)}
 
 _error_ids = itertools.count(1)
+_DEFAULT_LIMITS = Limits()
 
 #: The calls being served, innermost last: what ``progress()`` reports on. The loop is
 #: single-threaded, so callables run while exactly their own call is on top.
@@ -101,14 +104,13 @@ class Server:
     notifications can really be sent.
     """
 
-    def __init__(self, config, log=None, list_changed=False, max_line=DEFAULT_MAX_LINE,
-                 page_size=None):
+    def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None):
         self.page_size = page_size
+        self._limit_overrides = dict(limits or {})
         self._change_hooks = []
         self.config = self._load(config)
         self.log = log or no_log
         self.list_changed = list_changed
-        self.max_line = max_line
         self.error_tag = "%04x" % (id(self) & 0xFFFF)
 
     def replace_config(self, config):
@@ -146,6 +148,8 @@ class Server:
         config = load_config(config)
         if self.page_size is not None:
             config.page_size = self.page_size
+        #: the limits in force: defaults < the config's ``limits`` < ``Server(limits=...)``
+        self.limits = _DEFAULT_LIMITS.merged(config.limits).merged(self._limit_overrides)
         return config
 
     def session(self):
@@ -218,7 +222,7 @@ class Session:
         self.log_threshold = None if level is None else _SEVERITY[level]
         #: open subscriptions/listen streams: request id -> honoured filter
         self.streams = {}
-        self._lines = LineBuffer(server.max_line)
+        self._lines = LineBuffer(server.limits.max_line_bytes)
         self._out = []
         #: replies queued but not yet sent, which a notifications/cancelled may still drop
         self._cancellable = {}
@@ -291,13 +295,21 @@ class Session:
 
         Request-scoped notifications (log messages) are queued ahead of it.
         """
+        limits = self.server.limits
         if line is TOO_LONG:
             return _error(None, InvalidRequest(
-                "Invalid Request: line longer than the %d-byte limit" % self.server.max_line))
+                "Invalid Request: line longer than the %d-byte limit (max_line_bytes)"
+                % limits.max_line_bytes))
         try:
             msg = decode(line)
         except ParseError as exc:
             return _error(None, exc)
+        # Brackets bound the nesting from above, so the walk runs only for lines with many.
+        if line.count(b"[") + line.count(b"{") > limits.max_depth and depth(msg, limits.max_depth):
+            if type(msg) is dict and "id" not in msg:
+                return None  # a notification never gets a reply, not even this one
+            return _error(None, InvalidRequest(
+                "Invalid Request: nesting deeper than %d levels (max_depth)" % limits.max_depth))
         if type(msg) is list:
             return self._batch(msg)
         return self._message(msg, False)
@@ -309,6 +321,9 @@ class Session:
                 "Invalid Request: batches are served only under protocol %s" % BATCH_VERSION))
         if not items:
             return _error(None, InvalidRequest("Invalid Request: empty batch"))
+        if len(items) > self.server.limits.max_batch:
+            return _error(None, InvalidRequest("Invalid Request: batch of %d exceeds the limit of %d "
+                                               "(max_batch)" % (len(items), self.server.limits.max_batch)))
         replies = self._batch_replies = []
         try:
             for item in items:
@@ -341,7 +356,8 @@ class Session:
         if msg.get("jsonrpc") != "2.0":
             return _error(rid, InvalidRequest('Invalid Request: "jsonrpc" must be "2.0"'))
         if type(method) is not str:
-            return _error(rid, InvalidRequest("Invalid Request: method must be a string"))
+            return _error(rid, InvalidRequest("Invalid Request: method must be a string"
+                                              if "method" in msg else "Invalid Request: no method"))
         return self._answer(rid, method, msg.get("params"), in_batch)
 
     def _answer(self, rid, method, params, in_batch):
@@ -540,8 +556,13 @@ class Session:
         prompt = self.server.config.prompts.get(name)
         if prompt is None:
             raise InvalidParams("Unknown prompt: %s" % clip(name))
-        arguments = check_arguments(prompt, params.get("arguments"))
+        limits = self.server.limits
+        arguments = check_arguments(prompt, params.get("arguments"), limits)
         messages = render(prompt, arguments)
+        size = rendered_size(messages)
+        if size > limits.max_render_bytes:
+            raise InvalidParams("Invalid params: the rendered prompt (%d characters) exceeds the "
+                                "limit of %d (max_render_bytes)" % (size, limits.max_render_bytes))
         version = call.version
         if version < V_ICONS:
             messages = [m if not needs_shaping(m["content"]) else

@@ -1,0 +1,126 @@
+"""Every limit: a test at the limit and one past it; past it, an error naming it and the next line served."""
+
+import json
+
+import pytest
+
+from conftest import Wire
+from tinymcp import ConfigError, load_config
+
+PING = {"jsonrpc": "2.0", "id": "next", "method": "ping"}
+
+
+def config(**limits):
+    return {"limits": limits, "prompts": [{
+        "name": "p", "arguments": [{"name": "a%d" % i} for i in range(5)] + [{"name": "big"}],
+        "messages": [{"role": "user", "text": "{a0}{a1}{a2}{a3}{a4}{big}"}]}]}
+
+
+def get(wire, arguments):
+    replies = wire.send({"jsonrpc": "2.0", "id": 1, "method": "prompts/get",
+                         "params": {"name": "p", "arguments": arguments}}, PING)
+    assert replies[-1] == {"jsonrpc": "2.0", "id": "next", "result": {}}
+    return replies[0]
+
+
+def test_line_at_and_past_max_line_bytes():
+    wire = Wire(config(max_line_bytes=100))
+    at = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping", "x": ""}).encode()
+    at = at[:-2] + b"x" * (100 - len(at)) + b'"}'
+    assert len(at) == 100
+    assert wire.raw(at + b"\n")[0]["result"] == {}
+    replies = wire.raw(at[:-2] + b'x"}\n' + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["error"]["code"] == -32600 and "max_line_bytes" in replies[0]["error"]["message"]
+    assert replies[1]["id"] == "next"
+
+
+def nested(levels):
+    value = {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": {}}}
+    inner = value["params"]["_meta"]
+    for _ in range(levels - 3):
+        inner["x"] = {}
+        inner = inner["x"]
+    return value
+
+
+def test_nesting_at_and_past_max_depth():
+    wire = Wire(config(max_depth=10))
+    assert wire.send(nested(10), PING)[0]["result"] == {}
+    replies = wire.send(nested(11), PING)
+    assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "Invalid Request: nesting deeper than 10 levels (max_depth)"}}
+    assert replies[1]["id"] == "next"
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    wire = Wire(config(max_depth=4))
+    wire.initialize()
+    reply = get(wire, {"a0": "[[[[[[{{{{{{"})
+    assert reply["result"]["messages"][0]["content"]["text"] == "[[[[[[{{{{{{"
+
+
+def test_very_deep_json_is_refused_without_crashing():
+    wire = Wire(config())
+    replies = wire.raw(b"[" * 100000 + b"]" * 100000 + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["error"]["code"] in (-32700, -32600)
+    assert replies[1]["id"] == "next"
+
+
+def test_batch_at_and_past_max_batch():
+    wire = Wire(config(max_batch=3))
+    wire.initialize("2025-03-26")
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(3)]
+    assert len(wire.send(batch)[0]) == 3
+    replies = wire.send(batch + [{"jsonrpc": "2.0", "id": 3, "method": "ping"}], PING)
+    assert replies[0]["error"] == {"code": -32600, "message":
+                                   "Invalid Request: batch of 4 exceeds the limit of 3 (max_batch)"}
+    assert replies[1]["id"] == "next"
+
+
+def test_argument_count_at_and_past_max_arguments():
+    wire = Wire(config(max_arguments=5))
+    wire.initialize()
+    assert "result" in get(wire, {"a%d" % i: "v" for i in range(5)})
+    error = get(wire, dict({"a%d" % i: "v" for i in range(5)}, big="v"))["error"]
+    assert error == {"code": -32602, "message": "Invalid params: 6 arguments exceed the limit of 5 (max_arguments)"}
+
+
+def test_argument_bytes_at_and_past_max_argument_bytes():
+    wire = Wire(config(max_argument_bytes=100))
+    wire.initialize()
+    assert "result" in get(wire, {"big": "x" * 97})  # 3 + 97 bytes
+    error = get(wire, {"big": "\u00e9" * 49})["error"]  # 3 + 98 bytes
+    assert error == {"code": -32602, "message":
+                     "Invalid params: arguments of 101 bytes exceed the limit of 100 (max_argument_bytes)"}
+
+
+def test_rendered_size_at_and_past_max_render_bytes():
+    wire = Wire(config(max_render_bytes=1000))
+    wire.initialize()
+    assert "result" in get(wire, {"big": "x" * 1000})
+    error = get(wire, {"big": "x" * 1001})["error"]
+    assert error == {"code": -32602, "message": "Invalid params: the rendered prompt (1001 characters) exceeds "
+                                                "the limit of 1000 (max_render_bytes)"}
+
+
+def test_render_callable_output_is_bounded_too():
+    wire = Wire({"limits": {"max_render_bytes": 10}, "prompts": [{"name": "r", "render": lambda a: "y" * 11}]})
+    wire.initialize()
+    assert wire.error("prompts/get", {"name": "r"})["code"] == -32602
+
+
+def test_server_keyword_overrides_config_limits():
+    wire = Wire(config(max_batch=3), limits={"max_batch": 1})
+    wire.initialize("2025-03-26")
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(2)]
+    assert wire.send(batch)[0]["error"]["code"] == -32600
+
+
+def test_limits_are_validated_at_load():
+    with pytest.raises(ConfigError) as info:
+        load_config({"prompts": [], "limits": {"max_batch": 0, "max_dept": 3, "max_line_bytes": "big"}})
+    assert info.value.problems == [
+        ("limits.max_dept", "unknown key (did you mean 'max_depth'?)"),
+        ("limits.max_line_bytes", "expected an integer, got a string"),
+        ("limits.max_batch", "expected an integer of 1 or more, got 0"),
+    ]

@@ -1,0 +1,69 @@
+"""Resource limits: every bound on what one client can make the server hold or produce.
+
+Each is configurable (config ``limits`` object, or ``Server(..., limits={...})``) and
+documented in docs/security.md. Past a limit the client gets -32600 (the message as a
+whole) or -32602 (its params) naming the limit, and the next line is served.
+"""
+
+from .jsonrpc import DEFAULT_MAX_LINE
+
+__all__ = ["Limits"]
+
+
+class Limits:
+    __slots__ = ("max_line_bytes", "max_depth", "max_batch", "max_arguments",
+                 "max_argument_bytes", "max_render_bytes")
+
+    #: name -> (default, minimum)
+    DEFAULTS = {
+        "max_line_bytes": (DEFAULT_MAX_LINE, 64),    # one JSON-RPC line (16 MiB)
+        "max_depth": (64, 2),                        # JSON nesting of one message
+        "max_batch": (100, 1),                       # requests in one 2025-03-26 batch
+        "max_arguments": (64, 0),                    # arguments of one prompts/get
+        "max_argument_bytes": (1024 * 1024, 0),      # UTF-8 bytes of all argument names and values
+        "max_render_bytes": (8 * 1024 * 1024, 1),    # text and data of one rendered prompt
+    }
+
+    def __init__(self, **values):
+        for name, (default, _minimum) in self.DEFAULTS.items():
+            setattr(self, name, values.pop(name, default))
+        if values:
+            raise TypeError("unknown limits: %s" % ", ".join(sorted(values)))
+
+    @classmethod
+    def from_wire(cls, check, obj, path):
+        """Validate a ``limits`` object; returns the given values as a dict."""
+        if check.obj(obj, path) is None:
+            return {}
+        check.keys(obj, path, tuple(cls.DEFAULTS))
+        values = {}
+        for name, (_default, minimum) in cls.DEFAULTS.items():
+            value = check.field(obj, name, path, "integer")
+            if value is None:
+                continue
+            if value < minimum:
+                check.fail("%s.%s" % (path, name), "expected an integer of %d or more, got %d"
+                           % (minimum, value))
+            else:
+                values[name] = value
+        return values
+
+    def merged(self, overrides):
+        """A copy with ``overrides`` (a dict; None values ignored) applied."""
+        values = {name: getattr(self, name) for name in self.DEFAULTS}
+        values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+        return Limits(**values)
+
+
+def depth(value, limit):
+    """True when ``value`` nests deeper than ``limit`` containers (iterative walk)."""
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if level > limit:
+            return True
+        if type(item) is dict:
+            stack.extend((v, level + 1) for v in item.values() if type(v) in (dict, list))
+        elif type(item) is list:
+            stack.extend((v, level + 1) for v in item if type(v) in (dict, list))
+    return False
