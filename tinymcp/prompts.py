@@ -174,12 +174,32 @@ def check_arguments(prompt, arguments, limits):
     """Validate ``prompts/get`` arguments against the prompt's declaration (-32602)."""
     if arguments is None:
         arguments = {}
-    elif not isinstance(arguments, dict):
+    elif type(arguments) is not dict:
         raise InvalidParams("Invalid params: arguments must be an object of strings, got %s"
                             % describe(arguments))
     if len(arguments) > limits.max_arguments:
         raise InvalidParams("Invalid params: %d arguments exceed the limit of %d (max_arguments)"
                             % (len(arguments), limits.max_arguments))
+    declared = prompt._by_arg
+    size = 0
+    for key, value in arguments.items():  # one pass for the common, valid case
+        if type(value) is not str or key not in declared:
+            _argument_problems(prompt, arguments)
+        size += len(key) + len(value)
+    for name in prompt._required:
+        if name not in arguments:
+            _argument_problems(prompt, arguments)
+    if size * 4 > limits.max_argument_bytes:  # cheap bound first: UTF-8 is at most 4 bytes a char
+        size = sum(len(k.encode("utf-8", "surrogatepass")) + len(v.encode("utf-8", "surrogatepass"))
+                   for k, v in arguments.items())
+        if size > limits.max_argument_bytes:
+            raise InvalidParams("Invalid params: arguments of %d bytes exceed the limit of %d "
+                                "(max_argument_bytes)" % (size, limits.max_argument_bytes))
+    return arguments
+
+
+def _argument_problems(prompt, arguments):
+    """Raise the -32602 that names every problem with ``arguments``."""
     declared = prompt._by_arg
     problems = []
     bad_types = [k for k, v in arguments.items() if not isinstance(v, str)]
@@ -191,19 +211,7 @@ def check_arguments(prompt, arguments, limits):
     missing = [n for n in prompt._required if n not in arguments]
     if missing:
         problems.append("missing required arguments: %s" % _names(missing))
-    if problems:
-        raise InvalidParams("Invalid arguments for prompt %s: %s"
-                            % (clip(prompt.name), "; ".join(problems)))
-    size = 0
-    for key, value in arguments.items():
-        size += len(key) + len(value)
-    if size * 4 > limits.max_argument_bytes:  # cheap bound first: UTF-8 is at most 4 bytes a char
-        size = sum(len(k.encode("utf-8", "surrogatepass")) + len(v.encode("utf-8", "surrogatepass"))
-                   for k, v in arguments.items())
-        if size > limits.max_argument_bytes:
-            raise InvalidParams("Invalid params: arguments of %d bytes exceed the limit of %d "
-                                "(max_argument_bytes)" % (size, limits.max_argument_bytes))
-    return arguments
+    raise InvalidParams("Invalid arguments for prompt %s: %s" % (clip(prompt.name), "; ".join(problems)))
 
 
 def rendered_size(messages):
@@ -232,11 +240,7 @@ def render(prompt, arguments):
     Optional arguments that were not given take their ``default``, or "".
     Raises ``CallbackFailed`` when a ``render`` callable fails.
     """
-    if prompt._defaults:
-        values = dict(prompt._defaults)
-        values.update(arguments)
-    else:
-        values = arguments
+    values = {**prompt._defaults, **arguments} if prompt._defaults else arguments
     if prompt.render_fn is not None:
         try:
             return messages_from_render(prompt.render_fn(dict(values)))
