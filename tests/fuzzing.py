@@ -79,11 +79,18 @@ def _nan(name):
 
 
 def _depth(value):
-    if isinstance(value, dict):
-        return 1 + max([_depth(v) for v in value.values()] or [0])
-    if isinstance(value, list):
-        return 1 + max([_depth(v) for v in value] or [0])
-    return 0
+    """How many containers deep ``value`` nests (iterative: PyPy's json parses nesting far
+    deeper than the recursion limit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            continue
+        deepest = max(deepest, level)
+        stack.extend((v, level + 1) for v in item)
+    return deepest
 
 
 class Generator:
