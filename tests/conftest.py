@@ -1,12 +1,87 @@
+"""Shared test helpers, and which copy of the package the suite tests.
+
+By default the suite tests ``tinymcp/`` in this repository. With
+``TINYMCP_VENDORED=DIR`` (a directory holding ``sometool/_vendor/tinymcp/``, as made by
+``make_vendored_copy``) it tests that renamed copy instead: ``sometool._vendor.tinymcp``
+and every one of its submodules are imported from DIR and aliased in ``sys.modules`` as
+``tinymcp`` and ``tinymcp.<sub>`` before any test module imports them, so the tests'
+``import tinymcp`` gets the copy. Tests that start a server process use
+``server_command(*args)`` and ``server_env()``, which name the copy under test.
+"""
+
+import importlib
 import json
+import os
+import pkgutil
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+#: The module path a vendoring project would give its copy (see ``make_vendored_copy``).
+VENDORED_NAME = "sometool._vendor.tinymcp"
+
+
+def make_vendored_copy(dest, src=None):
+    """Copy the package to ``dest/sometool/_vendor/tinymcp/`` (with the two parent
+    ``__init__.py`` files), as a project vendoring tinymcp would; return ``dest``."""
+    dest = Path(dest)
+    vendor = dest / "sometool" / "_vendor"
+    vendor.mkdir(parents=True, exist_ok=True)
+    for init in (dest / "sometool" / "__init__.py", vendor / "__init__.py"):
+        init.write_text("")
+    shutil.copytree(str(src or ROOT / "tinymcp"), str(vendor / "tinymcp"),
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return dest
+
+
+def _use_vendored_copy(root):
+    """Import the copy under ``root`` and alias it and all its submodules as tinymcp.*."""
+    early = sorted(m for m in sys.modules if m == "tinymcp" or m.startswith("tinymcp."))
+    if early:
+        raise RuntimeError("tinymcp was imported before conftest could alias the vendored "
+                           "copy: %s" % ", ".join(early))
+    if not (root / "sometool" / "_vendor" / "tinymcp" / "__init__.py").is_file():
+        raise RuntimeError("TINYMCP_VENDORED=%s holds no sometool/_vendor/tinymcp/" % root)
+    sys.path.insert(0, str(root))
+    package = importlib.import_module(VENDORED_NAME)
+    sys.modules["tinymcp"] = package
+    for info in pkgutil.iter_modules(package.__path__):
+        sys.modules["tinymcp." + info.name] = importlib.import_module(
+            VENDORED_NAME + "." + info.name)
+
+
+if os.environ.get("TINYMCP_VENDORED"):
+    #: The importable name of the package under test, and the directory that must be on
+    #: sys.path (PYTHONPATH) for that name to import.
+    PACKAGE = VENDORED_NAME
+    PACKAGE_PARENT = Path(os.environ["TINYMCP_VENDORED"]).resolve()
+    _use_vendored_copy(PACKAGE_PARENT)
+else:
+    PACKAGE = "tinymcp"
+    PACKAGE_PARENT = ROOT
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+VENDORED = PACKAGE != "tinymcp"
+#: The directory of the package under test (its ``__init__.py`` is here).
+PACKAGE_DIR = PACKAGE_PARENT.joinpath(*PACKAGE.split("."))
+
+
+def server_command(*args):
+    """argv that runs the package under test as a server: ``python -m PACKAGE ARGS``."""
+    return [sys.executable, "-m", PACKAGE] + [str(a) for a in args]
+
+
+def server_env(base=None):
+    """``base`` (default: this process's environment) with the package under test first on
+    PYTHONPATH, and its module name in TINYMCP_PACKAGE (for helper scripts)."""
+    env = dict(os.environ if base is None else base)
+    old = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = str(PACKAGE_PARENT) + (os.pathsep + old if old else "")
+    env["TINYMCP_PACKAGE"] = PACKAGE
+    return env
 
 
 class Wire:

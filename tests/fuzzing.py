@@ -183,14 +183,18 @@ def run(seed, count):
     lines = list(gen.stream(count))
     init = b'{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25"}}\n'
     final = b'{"jsonrpc":"2.0","id":"final","method":"ping"}\n'
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
     fd, name = tempfile.mkstemp(suffix=".json", prefix="tinymcp-fuzz-")
     config_path = Path(name)
     with os.fdopen(fd, "w") as f:
         json.dump(CONFIG, f)
+    try:  # the package under test: the repo's tinymcp, or a vendored copy (tests/conftest.py)
+        from conftest import server_command, server_env
+        command, env = server_command("--config", config_path), server_env()
+    except ImportError:  # scripts/fuzz without pytest installed: the repo's tinymcp
+        command = [sys.executable, "-m", "tinymcp", "--config", str(config_path)]
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "tinymcp", "--config", str(config_path)],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd=str(ROOT), env=env)
         errors = []
         out_chunks, err_chunks = [], []

@@ -1,7 +1,8 @@
 """End-to-end tests: the server as a subprocess, newline-delimited JSON-RPC over its pipes.
 
 Each test spawns ``python -m tinymcp ...`` (or a helper calling ``tinymcp.serve``) with
-the repo root as cwd and on PYTHONPATH. Nothing waits on a clock for synchronisation:
+the repo root as cwd and the package under test on PYTHONPATH (``conftest.server_command``
+and ``server_env``: the repo's ``tinymcp``, or a vendored copy). Nothing waits on a clock for synchronisation:
 tests wait for a specific output line or for the process to exit, and ``GUARD`` is
 only a failure guard against a hung server.
 
@@ -19,6 +20,8 @@ import time
 
 import pytest
 
+from conftest import PACKAGE_DIR, server_command, server_env
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and signals")
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,8 +33,7 @@ GUARD = 20.0
 
 
 def _env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env = server_env()
     # run as a host would: default (buffered) stdio, no startup hooks or warning filters,
     # so a buffered print() in a render callable is exercised too
     for name in ("PYTHONUNBUFFERED", "PYTHONSTARTUP", "PYTHONWARNINGS", "PYTHONINSPECT"):
@@ -40,7 +42,7 @@ def _env():
 
 
 def _version():
-    with open(os.path.join(REPO, "tinymcp", "__init__.py")) as f:
+    with open(os.path.join(str(PACKAGE_DIR), "__init__.py")) as f:
         return re.search(r'^__version__ = "([^"]+)"', f.read(), re.M).group(1)
 
 
@@ -77,7 +79,7 @@ def frames(stdout):
 
 def run_cli(args, stdin=b"", timeout=GUARD):
     """Run ``python -m tinymcp ARGS`` to completion: (returncode, stdout, stderr) as text."""
-    proc = subprocess.run([sys.executable, "-m", "tinymcp"] + list(args), cwd=REPO, env=_env(),
+    proc = subprocess.run(server_command(*args), cwd=REPO, env=_env(),
                           input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=timeout)
     return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
@@ -87,7 +89,7 @@ class Server:
     """One server subprocess; read replies a line at a time with a bounded wait."""
 
     def __init__(self, args=(), script=None, stdin=subprocess.PIPE):
-        cmd = [sys.executable] + ([script] if script else ["-m", "tinymcp"]) + list(args)
+        cmd = [sys.executable, script] + list(args) if script else server_command(*args)
         self.proc = subprocess.Popen(cmd, cwd=REPO, env=_env(), stdin=stdin,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._buf = b""
@@ -452,7 +454,7 @@ def test_stdin_redirected_from_a_regular_file_is_served(tmp_path):
     path = tmp_path / "requests.jsonl"
     path.write_bytes(line(initialize()) + line(req(2, "prompts/list")) + line(req(3, "ping")))
     with open(str(path), "rb") as stdin:
-        proc = subprocess.run([sys.executable, "-m", "tinymcp"], cwd=REPO, env=_env(),
+        proc = subprocess.run(server_command(), cwd=REPO, env=_env(),
                               stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               timeout=GUARD)
     err = proc.stderr.decode("utf-8", "replace")
@@ -465,7 +467,7 @@ def test_stdin_redirected_from_a_regular_file_is_served(tmp_path):
 @pytest.mark.xfail(strict=True, reason=(
     "bug: same as above; /dev/null is a character device that epoll refuses with EPERM"))
 def test_stdin_from_dev_null_exits_0_without_output():
-    proc = subprocess.run([sys.executable, "-m", "tinymcp"], cwd=REPO, env=_env(),
+    proc = subprocess.run(server_command(), cwd=REPO, env=_env(),
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=GUARD)
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
@@ -479,7 +481,7 @@ def _run_on_own_pipes(requests):
     r_in, w_in = os.pipe()
     r_out, w_out = os.pipe()
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "tinymcp"], cwd=REPO, env=_env(),
+        proc = subprocess.Popen(server_command(), cwd=REPO, env=_env(),
                                 stdin=r_in, stdout=w_out, stderr=subprocess.PIPE)
         try:
             os.write(w_in, requests)  # small: fits in the pipe buffer

@@ -3,11 +3,13 @@
 import ast
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-PKG = Path(__file__).resolve().parents[1] / "tinymcp"
+from conftest import PACKAGE, PACKAGE_DIR, server_env
+
+#: The package under test: the repo's tinymcp/, or a vendored copy (see conftest).
+PKG = PACKAGE_DIR
 CORE = ["errors", "jsonrpc", "template", "models", "limits", "prompts", "session", "defaults"]
 TRANSPORTS = ["loop", "pump", "stdio", "unix", "reload", "cli", "__main__"]
 FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio"}
@@ -71,11 +73,12 @@ def test_version_is_a_literal():
 
 
 def test_import_is_cheap_and_quiet():
-    code = ("import sys; before = set(sys.modules); import tinymcp; "
-            "print(' '.join(sorted(set(sys.modules) - before)))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=str(PKG.parent), capture_output=True,
+    code = ("import sys; before = set(sys.modules); import %s; "
+            "print(' '.join(sorted(set(sys.modules) - before)))" % PACKAGE)
+    out = subprocess.run([sys.executable, "-c", code], env=server_env(), capture_output=True,
                          text=True, check=True)
     loaded = set(out.stdout.split())
     assert out.stderr == ""
+    assert PACKAGE in loaded
     assert not loaded & {"argparse", "logging", "inspect", "dataclasses", "typing", "selectors",
-                         "tinymcp.stdio", "tinymcp.cli", "traceback", "difflib"}
+                         PACKAGE + ".stdio", PACKAGE + ".cli", "traceback", "difflib"}

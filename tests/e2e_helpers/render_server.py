@@ -1,17 +1,19 @@
 """Serve prompts whose ``render`` callables misbehave, through ``tinymcp.serve``.
 
-Used by tests/test_e2e.py (run with the repo root on PYTHONPATH):
+Used by tests/test_e2e.py (run with ``conftest.server_env()``: the package under test is
+on PYTHONPATH and named by TINYMCP_PACKAGE, ``tinymcp`` or a vendored copy's module path):
 
 - ``noisy``: writes to stdout every way it can (``print()``, ``os.write(1, ...)``, a
   child process inheriting fd 1), then returns normally.
 - ``broken``: raises; the exception text must reach stderr only.
 """
 
+import importlib
 import os
 import subprocess
 import sys
 
-import tinymcp
+tinymcp = importlib.import_module(os.environ.get("TINYMCP_PACKAGE") or "tinymcp")
 
 
 def noisy(args):
