@@ -1,25 +1,38 @@
-"""Command line: ``python3 -m tinymcp [--config FILE.json] [--page-size N] [--check] [--version]``.
+"""Command line: ``python3 -m tinymcp [--config FILE.json] [--watch] [--socket PATH] ...``.
 
 Exit status: 0 after serving until EOF or SIGTERM/SIGINT (or a closed stdout), and for
-a valid ``--check``; 1 for an invalid config; 2 for a usage error.
+a valid ``--check``; 1 for an invalid config or a socket path it refuses to use; 2 for
+a usage error.
 """
 
 import sys
 
 from . import __version__
 from .errors import ConfigError
+from .reload import read_config  # noqa: F401  (kept importable from here)
 
 USAGE = """\
-usage: python3 -m tinymcp [--config FILE.json] [--page-size N] [--check] [--version]
+usage: python3 -m tinymcp [--config FILE.json] [--page-size N] [--watch]
+                          [--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]]
+                          [--check] [--version]
 
-Serve MCP prompts over stdio (newline-delimited JSON-RPC).
+Serve MCP prompts over stdio, or over a Unix socket (newline-delimited JSON-RPC).
 
 options:
-  --config FILE   prompts config (JSON); without it, a built-in default prompt set
-  --page-size N   prompts per prompts/list page (overrides the config's page_size)
-  --check         validate the config, list every problem, and exit (0 valid, 1 not)
-  --version       print the version and exit
-  -h, --help      show this help and exit
+  --config FILE    prompts config (JSON); without it, a built-in default prompt set.
+                   With a file, SIGHUP reloads it (an invalid file keeps the old
+                   prompts) and clients are told when the prompts change
+  --page-size N    prompts per prompts/list page (overrides the config's page_size)
+  --watch          also reload the --config file whenever it changes
+  --socket PATH    serve many clients on a Unix socket at PATH (created 0600) instead
+                   of stdio
+  --max-clients N  with --socket: connections served at once, more are refused
+                   (default 1024)
+  --allow-uid UIDS with --socket: also accept peers with these uids (comma-separated,
+                   repeatable); by default only the server's own uid and root
+  --check          validate the config, list every problem, and exit (0 valid, 1 not)
+  --version        print the version and exit
+  -h, --help       show this help and exit
 """
 
 
@@ -29,7 +42,8 @@ class UsageError(Exception):
 
 def parse_args(argv):
     """A tiny parser (argparse costs start-up time that every host spawn pays)."""
-    opts = {"config": None, "page_size": None, "check": False}
+    opts = {"config": None, "page_size": None, "check": False, "watch": False,
+            "socket": None, "max_clients": None, "allow_uids": set()}
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -40,39 +54,50 @@ def parse_args(argv):
             opts["version"] = True
         elif name == "--check":
             opts["check"] = True
-        elif name in ("--config", "--page-size"):
+        elif name == "--watch":
+            opts["watch"] = True
+        elif name in ("--config", "--page-size", "--socket", "--max-clients", "--allow-uid"):
             if not eq:
                 if not args:
                     raise UsageError("%s needs a value" % name)
                 value = args.pop(0)
             if name == "--config":
                 opts["config"] = value
+            elif name == "--socket":
+                if not value:
+                    raise UsageError("--socket needs a path")
+                opts["socket"] = value
+            elif name == "--allow-uid":
+                opts["allow_uids"] |= _uids(value)
             else:
+                key = name[2:].replace("-", "_")
                 try:
-                    opts["page_size"] = int(value)
+                    opts[key] = int(value)
                 except ValueError:
-                    raise UsageError("--page-size needs a whole number, got %r" % value)
-                if opts["page_size"] < 1:
-                    raise UsageError("--page-size must be 1 or more")
+                    raise UsageError("%s needs a whole number, got %r" % (name, value))
+                if opts[key] < 1:
+                    raise UsageError("%s must be 1 or more" % name)
         else:
             raise UsageError("unknown argument %r" % arg)
+    if opts["watch"] and opts["config"] is None:
+        raise UsageError("--watch needs --config FILE")
+    if opts["socket"] is None:
+        if opts["max_clients"] is not None:
+            raise UsageError("--max-clients needs --socket PATH")
+        if opts["allow_uids"]:
+            raise UsageError("--allow-uid needs --socket PATH")
     return opts
 
 
-def read_config(path):
-    """Load a JSON config file; errors name the file and the position."""
-    import json
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
-    try:
-        return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ConfigError([(path, "not UTF-8 (byte %d)" % exc.start)])
-    except ValueError as exc:
-        raise ConfigError([(path, "invalid JSON: %s" % exc)])
+def _uids(text):
+    """``"1000,1001"`` -> ``{1000, 1001}`` (numeric uids only)."""
+    uids = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not (part.isascii() and part.isdigit()):
+            raise UsageError("--allow-uid needs numeric uids separated by commas, got %r" % text)
+        uids.add(int(part))
+    return uids
 
 
 def main(argv=None):
@@ -89,12 +114,17 @@ def main(argv=None):
         sys.stdout.write("tinymcp %s\n" % __version__)
         return 0
     from .session import Server
+    source = None
     try:
         if opts["config"] is None:
             from .defaults import DEFAULT_CONFIG as config
         else:
-            config = read_config(opts["config"])
-        server = Server(config, page_size=opts["page_size"])
+            from .reload import ConfigFile
+            source = ConfigFile(opts["config"], watch=opts["watch"])
+            config = source.load()
+        # listChanged is promised exactly when a change source exists: a config file can
+        # be reloaded (SIGHUP, --watch); the embedded default prompts never change.
+        server = Server(config, page_size=opts["page_size"], list_changed=source is not None)
     except ConfigError as exc:
         where = opts["config"] or "default config"
         sys.stderr.write("tinymcp: invalid config %s:\n" % where)
@@ -106,5 +136,14 @@ def main(argv=None):
         sys.stdout.write("%s: ok, %d prompt%s\n" % (
             opts["config"] or "default config", n, "" if n == 1 else "s"))
         return 0
+    if opts["socket"] is not None:
+        from .unix import DEFAULT_MAX_CLIENTS, ListenError, serve_unix
+        try:
+            return serve_unix(server, opts["socket"],
+                              max_clients=opts["max_clients"] or DEFAULT_MAX_CLIENTS,
+                              allow_uids=opts["allow_uids"], source=source)
+        except ListenError as exc:
+            sys.stderr.write("tinymcp: %s\n" % exc)
+            return 1
     from .stdio import serve_stdio
-    return serve_stdio(server)
+    return serve_stdio(server, source=source)

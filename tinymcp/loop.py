@@ -1,15 +1,35 @@
-"""A small single-threaded ``selectors`` loop: fd callbacks, signals, thread-safe wakeups.
+"""A small single-threaded ``selectors`` loop: fd callbacks, timers, signals, thread-safe wakeups.
 
 Knows nothing of MCP. Signals and other threads wake the loop through a self-pipe
-(``signal.set_wakeup_fd``), never by polling a flag on a timer.
+(``signal.set_wakeup_fd``), never by polling a flag on a timer. Timers (``call_later``)
+only bound the ``select`` timeout; with none pending the loop sleeps until an fd is ready.
 """
 
+import heapq
 import os
 import selectors
 import signal
+import threading
+import time
 from collections import deque
 
-__all__ = ["Loop"]
+__all__ = ["Loop", "Timer"]
+
+
+class Timer:
+    """A ``call_later`` handle; ``cancel()`` before it fires and it never runs."""
+
+    __slots__ = ("when", "callback")
+
+    def __init__(self, when, callback):
+        self.when = when
+        self.callback = callback
+
+    def cancel(self):
+        self.callback = None
+
+    def __lt__(self, other):
+        return self.when < other.when
 
 
 class Loop:
@@ -20,6 +40,10 @@ class Loop:
         os.set_blocking(self._wake_w, False)
         self.selector.register(self._wake_r, selectors.EVENT_READ, (self._drain_wakeup, None))
         self._pending = deque()
+        self._timers = []
+        #: guards the wake-up pipe against a write from another thread after close()
+        self._lock = threading.Lock()
+        self.closed = False
         self._signals = deque()
         self._signal_handlers = {}
         self._saved = {}
@@ -76,11 +100,57 @@ class Loop:
         self._signals.append(signum)
 
     def call_soon_threadsafe(self, callback):
+        """Run ``callback()`` from the loop soon; callable from any thread.
+
+        Returns False (and queues nothing) once the loop is closed, so a caller in
+        another thread can fall back to doing the work itself.
+        """
+        with self._lock:
+            if self.closed:
+                return False
+            self._pending.append(callback)
+            try:
+                os.write(self._wake_w, b"\0")
+            except OSError:
+                pass  # the pipe is full: the loop is waking anyway
+        return True
+
+    def call_soon(self, callback):
+        """Run ``callback()`` from the loop after the fd callbacks of this round (loop thread)."""
         self._pending.append(callback)
-        try:
-            os.write(self._wake_w, b"\0")
-        except (BlockingIOError, OSError):
-            pass  # the pipe is full: the loop is waking anyway
+
+    # --- timers ----------------------------------------------------------------------
+
+    @staticmethod
+    def now():
+        """The loop's clock (monotonic seconds), the one ``call_later`` counts in."""
+        return time.monotonic()
+
+    def call_later(self, delay, callback):
+        """Run ``callback()`` from the loop after ``delay`` seconds; returns a ``Timer``."""
+        timer = Timer(time.monotonic() + max(delay, 0.0), callback)
+        heapq.heappush(self._timers, timer)
+        return timer
+
+    def _timeout(self, timeout):
+        timers = self._timers
+        while timers and timers[0].callback is None:
+            heapq.heappop(timers)
+        if self._pending or self._signals:
+            return 0
+        if not timers:
+            return timeout
+        left = max(timers[0].when - time.monotonic(), 0.0)
+        return left if timeout is None else min(left, timeout)
+
+    def _run_timers(self):
+        timers = self._timers
+        now = time.monotonic()
+        while timers and timers[0].when <= now:
+            timer = heapq.heappop(timers)
+            callback, timer.callback = timer.callback, None
+            if callback is not None:
+                callback()
 
     def _drain_wakeup(self):
         try:
@@ -99,7 +169,7 @@ class Loop:
 
     def run_once(self, timeout):
         """Wait up to ``timeout`` seconds (None: forever) and serve what is ready."""
-        for key, events in self.selector.select(timeout):
+        for key, events in self.selector.select(self._timeout(timeout)):
             # look the callbacks up again: an earlier callback may have changed them
             reader, writer = self._callbacks(key.fd)
             if events & selectors.EVENT_READ and reader is not None:
@@ -107,6 +177,7 @@ class Loop:
                 writer = self._callbacks(key.fd)[1]
             if events & selectors.EVENT_WRITE and writer is not None:
                 writer()
+        self._run_timers()
         self._run_pending()
 
     def _run_pending(self):
@@ -120,6 +191,10 @@ class Loop:
         self.running = False
 
     def close(self):
+        with self._lock:
+            self.closed = True
+        self._pending.clear()
+        self._timers = []
         for signum, old in self._saved.items():
             signal.signal(signum, old)
         if self._saved:

@@ -1,0 +1,647 @@
+"""The Unix socket transport (issue 5): many clients, fairness, bounds, the socket file,
+peer credentials, shutdown; plus the shared pump and the loop it runs on.
+
+Real sockets, server subprocesses (``python -m tinymcp --socket PATH``). Waits are for
+replies, stderr lines, EOF or exit; ``GUARD`` is only a failure guard. The two "within a
+second" bounds of the issue are deadlines measured around the request they time.
+"""
+
+import json
+import os
+import selectors
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from transport_helpers import (GUARD, INITIALIZED, META_SUB, REPO, World, config, env,
+                               initialize, line, modern, req)
+
+pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets")
+
+NAMES = ["alpha", "beta", "gamma"]
+
+
+@pytest.fixture
+def world():
+    w = World()
+    yield w
+    w.cleanup()
+
+
+@pytest.fixture
+def served(world):
+    """A socket server on a config file; returns (world, socket path, process)."""
+    cfg = world.config_file(config(NAMES))
+    path = world.path("s")
+    proc = world.server("--config", cfg, "--socket", path)
+    return world, path, proc
+
+
+# --- many clients -----------------------------------------------------------------------
+
+class Scripted:
+    """A non-blocking client that runs a fixed exchange, one step per reply."""
+
+    def __init__(self, path, steps):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(GUARD)
+        self.sock.connect(path)
+        self.sock.setblocking(False)
+        self.steps = list(steps)
+        self.inbuf = b""
+        self.outbuf = b""
+        self.want = None
+        self.done = False
+        self.next_step()
+
+    def next_step(self):
+        if not self.steps:
+            self.done = True
+            return
+        msgs, self.want = self.steps.pop(0)
+        self.outbuf += b"".join(line(m) for m in msgs)
+
+    def on_read(self):
+        data = self.sock.recv(65536)
+        assert data, "server closed the connection early"
+        self.inbuf += data
+        while b"\n" in self.inbuf and not self.done:
+            raw, self.inbuf = self.inbuf.split(b"\n", 1)
+            msg = json.loads(raw)
+            rid, check = self.want
+            if msg.get("id") == rid:
+                check(msg)
+                self.next_step()
+
+    def on_write(self):
+        n = self.sock.send(self.outbuf)
+        self.outbuf = self.outbuf[n:]
+
+
+def _legacy_steps():
+    def listed(msg):
+        assert [p["name"] for p in msg["result"]["prompts"]] == sorted(NAMES), msg
+
+    def got(msg):
+        assert msg["result"]["messages"][0]["content"]["text"] == "Tell me about sockets", msg
+
+    return [
+        ([initialize(1)], (1, lambda m: m["result"]["protocolVersion"] == "2025-11-25" or
+                           pytest.fail(repr(m)))),
+        ([INITIALIZED, req(2, "prompts/list")], (2, listed)),
+        ([req(3, "prompts/get", {"name": "beta", "arguments": {"topic": "sockets"}})], (3, got)),
+    ]
+
+
+def _modern_steps():
+    def discovered(msg):
+        assert "2026-07-28" in msg["result"]["supportedVersions"], msg
+
+    def listed(msg):
+        assert [p["name"] for p in msg["result"]["prompts"]] == sorted(NAMES), msg
+
+    def got(msg):
+        assert msg["result"]["messages"][0]["content"]["text"] == "Tell me about sockets", msg
+
+    return [
+        ([modern(1, "server/discover")], (1, discovered)),
+        ([modern(2, "prompts/list")], (2, listed)),
+        ([modern(3, "prompts/get", {"name": "beta", "arguments": {"topic": "sockets"}})], (3, got)),
+    ]
+
+
+def test_200_concurrent_clients_of_both_eras_initialize_list_and_get(served):
+    world, path, proc = served
+    clients = [Scripted(path, _legacy_steps() if i % 2 else _modern_steps()) for i in range(200)]
+    sel = selectors.DefaultSelector()
+    try:
+        for c in clients:
+            sel.register(c.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, c)
+        deadline = time.monotonic() + GUARD
+        while not all(c.done for c in clients):
+            left = deadline - time.monotonic()
+            assert left > 0, "%d clients unfinished" % sum(not c.done for c in clients)
+            for key, events in sel.select(left):
+                c = key.data
+                if events & selectors.EVENT_READ:
+                    c.on_read()
+                if events & selectors.EVENT_WRITE and c.outbuf:
+                    c.on_write()
+                sel.modify(c.sock, selectors.EVENT_READ | (selectors.EVENT_WRITE if c.outbuf else 0), c)
+    finally:
+        sel.close()
+        for c in clients:
+            c.sock.close()
+    rc, err, out = proc.finish()
+    assert rc == 0, err
+    assert out == b""
+    assert "Traceback" not in err
+
+
+# --- fairness ---------------------------------------------------------------------------
+
+def _amplified(world):
+    """A socket server whose replies are ~40x the size of the requests."""
+    cfg = config(NAMES, text="{topic} " + "z" * 4000)
+    path = world.path("s")
+    return path, world.server("--config", world.config_file(cfg), "--socket", path)
+
+
+def test_a_client_that_pipelines_5000_requests_and_never_reads_does_not_delay_a_ping(world):
+    # the server has megabytes of replies for the flooder long before the flooder's socket
+    # buffers fill, so it must stop reading it
+    path, proc = _amplified(world)
+    flooder = world.client(path)
+    flooder.initialize()
+    requests = b"".join(line(req(10 + i, "prompts/get", {
+        "name": "alpha", "arguments": {"topic": "x%d" % i}})) for i in range(5000))
+    sent = [0]
+    progressed = threading.Condition()
+
+    def flood():
+        sock = flooder.sock
+        sock.settimeout(None)  # blocks once the server stops reading it: that is the point
+        view = memoryview(requests)
+        try:
+            while sent[0] < len(requests):
+                n = sock.send(view[sent[0]:sent[0] + 65536])
+                with progressed:
+                    sent[0] += n
+                    progressed.notify_all()
+        except OSError:
+            pass  # the test closed the socket
+        with progressed:
+            progressed.notify_all()
+
+    thread = threading.Thread(target=flood, daemon=True)
+    thread.start()
+    try:
+        # ~1000 requests in: ~4 MB of replies, far more than the socket buffers hold
+        want = 100000
+        with progressed:
+            assert progressed.wait_for(lambda: sent[0] >= want or not thread.is_alive(), GUARD)
+        other = world.client(path)
+        other.initialize()
+        for i in range(5):
+            start = time.monotonic()
+            reply = other.call(req(50 + i, "ping"), timeout=GUARD)
+            assert reply == {"jsonrpc": "2.0", "id": 50 + i, "result": {}}
+            assert time.monotonic() - start < 1.0, "ping took %.2fs" % (time.monotonic() - start)
+        assert other.call(req(60, "prompts/list"))["result"]["prompts"]
+    finally:
+        flooder.sock.shutdown(socket.SHUT_RDWR)
+        thread.join(GUARD)
+    rc, err, out = proc.finish()
+    assert rc == 0, err
+
+
+def test_a_client_stalled_in_the_middle_of_a_line_blocks_no_one(served):
+    world, path, proc = served
+    staller = world.client(path)
+    half = line(req(1, "ping"))[:12]
+    staller.send_bytes(half)
+    other = world.client(path)
+    start = time.monotonic()
+    assert other.initialize()["serverInfo"]["name"] == "tinymcp"
+    assert [p["name"] for p in other.call(req(2, "prompts/list"))["result"]["prompts"]] == sorted(NAMES)
+    assert time.monotonic() - start < 1.0
+    # the staller's line is whole once the rest arrives
+    staller.send_bytes(line(req(1, "ping"))[12:])
+    assert staller.frame() == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+
+# --- the socket file ------------------------------------------------------------------------
+
+def test_socket_file_is_created_0600_even_under_umask_0(world):
+    path = world.path("s")
+    world.server("--socket", path, preexec_fn=lambda: os.umask(0))
+    st = os.lstat(path)
+    assert stat.S_ISSOCK(st.st_mode)
+    assert stat.S_IMODE(st.st_mode) == 0o600
+
+
+@pytest.mark.parametrize("kind", ["regular file", "directory", "symlink to a socket"])
+def test_a_path_that_is_not_a_socket_is_left_untouched_and_the_server_exits_1(world, kind):
+    path = world.path("s")
+    if kind == "regular file":
+        with open(path, "w") as f:
+            f.write("precious")
+    elif kind == "directory":
+        os.mkdir(path)
+    else:
+        target = world.path("real")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(target)
+        sock.close()
+        os.symlink(target, path)
+    before = os.lstat(path)
+    proc = subprocess.run([sys.executable, "-m", "tinymcp", "--socket", path],
+                          cwd=REPO, env=env(),
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1, err
+    assert err == "tinymcp: %s exists and is not a socket; not replacing it\n" % path
+    after = os.lstat(path)
+    assert (after.st_ino, after.st_mode, after.st_mtime_ns) == (
+        before.st_ino, before.st_mode, before.st_mtime_ns)
+    if kind == "regular file":
+        with open(path) as f:
+            assert f.read() == "precious"
+
+
+def test_a_socket_another_server_answers_on_is_not_replaced(served):
+    world, path, first = served
+    second = subprocess.run([sys.executable, "-m", "tinymcp", "--socket", path], cwd=REPO, env=env(),
+                            stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
+    assert second.returncode == 1
+    assert second.stderr.decode() == "tinymcp: another server is listening on %s\n" % path
+    c = world.client(path)
+    assert c.call(req(1, "ping"))["result"] == {}
+
+
+def test_a_stale_socket_is_removed_and_replaced(world):
+    path = world.path("s")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.bind(path)  # bound, never listening, closed: what a killed server leaves
+    sock.close()
+    proc = world.server("--socket", path)
+    assert "removed a stale socket at %s" % path in proc.stderr
+    assert world.client(path).call(req(1, "ping"))["result"] == {}
+
+
+def test_a_path_too_long_for_af_unix_exits_1_with_a_message(world):
+    path = os.path.join(world.dir, "x" * 120)
+    proc = subprocess.run([sys.executable, "-m", "tinymcp", "--socket", path], cwd=REPO, env=env(),
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
+    assert proc.returncode == 1
+    assert proc.stderr.decode().startswith("tinymcp: cannot listen on %s: " % path)
+    assert not os.path.lexists(path)
+
+
+# --- shutdown -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_sigterm_ends_streams_closes_every_client_and_removes_the_socket(served, signum):
+    world, path, proc = served
+    legacy = world.client(path)
+    legacy.initialize()
+    listener = world.client(path)
+    listener.listen(rid="sub-1")
+    idle = world.client(path)
+    assert idle.call(req(1, "ping"))["result"] == {}
+    proc.kill(signum)
+    # the listen stream is answered, then cancelled, then the connection closes
+    end = listener.frame()  # (its exact shape is the core's: tests/test_modern.py)
+    assert end["id"] == "sub-1" and end["result"]["resultType"] == "complete"
+    assert end["result"]["_meta"][META_SUB] == "sub-1"
+    cancelled = listener.frame()
+    assert cancelled["method"] == "notifications/cancelled"
+    assert cancelled["params"]["requestId"] == "sub-1"
+    for c in (listener, legacy, idle):
+        assert c.closed()
+    rc, err, out = proc.finish(None)
+    assert rc == 0, err
+    assert out == b""
+    assert not os.path.lexists(path)
+    assert "Traceback" not in err
+
+
+def test_shutdown_does_not_wait_for_a_client_that_never_reads(world):
+    path, proc = _amplified(world)
+    stuck = world.client(path)
+    stuck.initialize()
+    stuck.sock.setblocking(False)
+    data = b"".join(line(req(10 + i, "prompts/get", {"name": "alpha", "arguments": {
+        "topic": "t"}})) for i in range(2000))
+    try:
+        while data:
+            data = data[stuck.sock.send(data):]
+    except BlockingIOError:
+        pass  # the server stopped reading it
+    assert world.client(path).call(req(1, "ping"))["result"] == {}  # the loop is past them
+    rc, err, _ = proc.finish(signal.SIGTERM)  # within the drain bound, not never
+    assert rc == 0, err
+    assert not os.path.lexists(path)
+
+
+def test_a_socket_file_replaced_while_serving_is_not_removed_at_exit(served):
+    world, path, proc = served
+    os.unlink(path)
+    with open(path, "w") as f:
+        f.write("someone else's")
+    rc, err, _ = proc.finish()
+    assert rc == 0, err
+    with open(path) as f:
+        assert f.read() == "someone else's"
+
+
+# --- connection limit -------------------------------------------------------------------------
+
+def test_max_clients_refuses_extras_cleanly_while_the_others_keep_working(world):
+    path = world.path("s")
+    proc = world.server("--socket", path, "--max-clients", "2")
+    first, second = world.client(path), world.client(path)
+    first.initialize()
+    second.initialize()
+    third = world.client(path)
+    assert third.closed()
+    assert third.lines.buf == b""
+    line_ = proc.wait_stderr("refused client 3")
+    assert "already serving 2 clients (--max-clients)" in line_
+    for c in (first, second):
+        assert c.call(req(5, "ping"))["result"] == {}
+        assert c.call(req(6, "prompts/list"))["result"]["prompts"]
+    # a freed slot is served again (the server notices the close before a later accept)
+    first.close()
+    deadline = time.monotonic() + GUARD
+    while True:
+        fourth = world.client(path)
+        fourth.send(req(1, "ping"))
+        try:
+            assert fourth.frame(timeout=max(deadline - time.monotonic(), 0.0))["id"] == 1
+            break
+        except AssertionError:
+            assert fourth.lines.eof and time.monotonic() < deadline, "never served again"
+
+
+# --- peer credentials -----------------------------------------------------------------------
+
+def test_peer_allowed_admits_the_own_uid_and_root_only_unless_widened():
+    from tinymcp.unix import peer_allowed
+    me = os.geteuid()
+    unknown = 4000000 if me != 4000000 else 4000001
+    assert peer_allowed(me, me)
+    assert peer_allowed(0, me)
+    assert not peer_allowed(unknown, me)
+    assert peer_allowed(unknown, me, {unknown})
+    assert not peer_allowed(unknown, me, {unknown + 1})
+
+
+@pytest.mark.skipif(not hasattr(socket, "SO_PEERCRED"), reason="no SO_PEERCRED here")
+def test_peer_credentials_read_the_connected_process():
+    from tinymcp.unix import peer_credentials
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        assert peer_credentials(a) == (os.getpid(), os.geteuid())
+    finally:
+        a.close()
+        b.close()
+
+
+def test_allow_uid_parses_commas_and_repeats():
+    from tinymcp.cli import parse_args
+    opts = parse_args(["--socket", "/tmp/x", "--allow-uid", "1000,1001", "--allow-uid=7"])
+    assert opts["allow_uids"] == {1000, 1001, 7}
+    assert parse_args(["--socket", "/tmp/x"])["allow_uids"] == set()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--socket", "/tmp/x", "--allow-uid", "bob"], "--allow-uid needs numeric uids"),
+    (["--socket", "/tmp/x", "--allow-uid", "1,,2"], "--allow-uid needs numeric uids"),
+    (["--socket", "/tmp/x", "--allow-uid", "-1"], "--allow-uid needs numeric uids"),
+    (["--allow-uid", "1000"], "--allow-uid needs --socket PATH"),
+    (["--max-clients", "2"], "--max-clients needs --socket PATH"),
+    (["--socket", "/tmp/x", "--max-clients", "0"], "--max-clients must be 1 or more"),
+    (["--socket", "/tmp/x", "--max-clients", "many"], "--max-clients needs a whole number"),
+    (["--socket"], "--socket needs a value"),
+])
+def test_bad_socket_options_are_usage_errors_exit_2(args, message):
+    proc = subprocess.run([sys.executable, "-m", "tinymcp"] + args, cwd=REPO, env=env(),
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().startswith("tinymcp: " + message), proc.stderr
+
+
+def _ping_as(uid, path):
+    """Connect as ``uid`` from a forked child, send a ping; whatever came back (b"" when
+    the server closed without a reply)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no pytest machinery from here on, only os._exit
+        status = 1
+        try:
+            os.close(r)
+            os.setgid(uid)
+            os.setuid(uid)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(GUARD)
+            s.connect(path)
+            data = b""
+            try:
+                s.sendall(line(req(1, "ping")))
+                while b"\n" not in data:
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # closed before or after our ping was read: closed all the same
+            os.write(w, data)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(w)
+    try:
+        data = b""
+        while True:
+            chunk = os.read(r, 4096)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(r)
+        _, status = os.waitpid(pid, 0)
+    assert status == 0
+    return data
+
+
+@pytest.mark.skipif(not hasattr(socket, "SO_PEERCRED") or os.geteuid() != 0,
+                    reason="needs root (to connect as another uid) and SO_PEERCRED")
+@pytest.mark.parametrize("allow", [False, True])
+def test_a_peer_with_another_uid_is_refused_with_a_stderr_line_unless_allowed(world, allow):
+    path = world.path("s")
+    args = ["--socket", path] + (["--allow-uid", "65534"] if allow else [])
+    proc = world.server(*args)
+    os.chmod(world.dir, 0o755)
+    os.chmod(path, 0o666)  # the file mode no longer keeps others out: SO_PEERCRED must
+    got = _ping_as(65534, path)
+    if allow:
+        assert json.loads(got) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    else:
+        assert got == b""
+        refused = proc.wait_stderr("refused client")
+        assert "uid 65534 may not connect (see --allow-uid)" in refused
+    assert world.client(path).call(req(2, "ping"))["result"] == {}  # root is always let in
+
+
+# --- the pump's bounds, in process ----------------------------------------------------------
+
+def _pipes():
+    r_in, w_in = os.pipe()
+    r_out, w_out = os.pipe()
+    for fd in (r_in, w_in, w_out, r_out):
+        os.set_blocking(fd, False)
+    return r_in, w_in, r_out, w_out
+
+
+def _write_all(fd, data):
+    assert os.write(fd, data) == len(data), "the test's input must fit the pipe"
+
+
+def _big_server():
+    from tinymcp import Server
+    return Server(config(["big"], text="{topic}" + "z" * 2000))
+
+
+def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
+    from tinymcp.loop import Loop
+    from tinymcp.pump import StreamPump
+    loop = Loop()
+    r_in, w_in, r_out, w_out = _pipes()
+    closed = []
+    try:
+        server = _big_server()
+        # feed=1: runs of one line each, so the bound is high + one reply
+        pump = StreamPump(loop, server.session(), r_in, w_out, closed.append,
+                          high=8192, low=2048, hard=None, feed=1)
+        n = 250  # ~57 KB of requests (fits the 64 KiB input pipe), ~600 KB of replies
+        _write_all(w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
+            "topic": "t%d" % i}})) for i in range(n)))
+        for _ in range(100):
+            loop.run_once(0)
+            if pump.paused:
+                break
+        assert pump.paused
+        # paused: the input fd is not watched, the backlog is bounded by high + one reply
+        with pytest.raises(KeyError):
+            loop.selector.get_key(r_in)
+        assert len(pump.out) <= 8192 + 2400
+        # the peer reads everything: every reply arrives, in order, none lost
+        os.close(w_in)
+        w_in = None
+        got = b""
+        deadline = time.monotonic() + GUARD
+        while not closed:
+            assert time.monotonic() < deadline
+            loop.run_once(0.05)
+            try:
+                got += os.read(r_out, 1 << 20)
+            except BlockingIOError:
+                pass
+        while True:
+            try:
+                chunk = os.read(r_out, 1 << 20)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        replies = [json.loads(x) for x in got.split(b"\n") if x]
+        assert [r["id"] for r in replies] == list(range(n))
+        assert all(r["result"]["messages"] for r in replies)
+    finally:
+        loop.close()
+        for fd in (r_in, w_in, r_out, w_out):
+            if fd is not None:
+                os.close(fd)
+
+
+def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
+    from tinymcp.loop import Loop
+    from tinymcp.pump import StreamPump
+    loop = Loop()
+    r_in, w_in, r_out, w_out = _pipes()
+    closed, logged = [], []
+    try:
+        pump = StreamPump(loop, _big_server().session(), r_in, w_out, closed.append,
+                          high=8192, low=2048, hard=100000,
+                          log=lambda level, msg, exc=None: logged.append((level, msg)),
+                          name="client 9")
+        _write_all(w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
+            "topic": "t"}})) for i in range(200)))
+        for _ in range(100):
+            loop.run_once(0)
+            if pump.paused:
+                break
+        assert pump.paused and not closed
+        note = line({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
+        while not closed:
+            pump.send(note)
+            assert len(pump.out) <= 100000
+        assert closed == [pump]
+        assert logged == [("warning", "client 9: closed: more than 100000 bytes of output "
+                           "waiting while it does not read")]
+    finally:
+        loop.close()
+        for fd in (r_in, w_in, r_out, w_out):
+            os.close(fd)
+
+
+def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped():
+    from tinymcp import Server
+    from tinymcp.loop import Loop
+    from tinymcp.pump import StreamPump
+    loop = Loop()
+    r_in, w_in, r_out, w_out = _pipes()
+    closed = []
+    try:
+        pump = StreamPump(loop, Server(config(NAMES)).session(), r_in, w_out, closed.append)
+        _write_all(w_in, line(initialize()) + line(INITIALIZED)
+                 + line(req(5, "prompts/get", {"name": "alpha", "arguments": {"topic": "t"}}))
+                 + line({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                         "params": {"requestId": 5}})
+                 + line(req(6, "ping")))
+        os.close(w_in)
+        w_in = None
+        deadline = time.monotonic() + GUARD
+        while not closed:
+            assert time.monotonic() < deadline
+            loop.run_once(GUARD)
+        ids = [json.loads(x).get("id") for x in os.read(r_out, 65536).split(b"\n") if x]
+        assert ids == [1, 6]
+        assert pump.closed
+    finally:
+        loop.close()
+        for fd in (r_in, w_in, r_out, w_out):
+            if fd is not None:
+                os.close(fd)
+
+
+# --- the loop ---------------------------------------------------------------------------------
+
+def test_loop_timers_run_in_order_and_cancelled_ones_never():
+    from tinymcp.loop import Loop
+    loop = Loop()
+    ran = []
+    try:
+        loop.call_later(0.02, lambda: ran.append("b"))
+        loop.call_later(0.0, lambda: ran.append("a"))
+        loop.call_later(0.01, lambda: ran.append("never")).cancel()
+        deadline = time.monotonic() + GUARD
+        while len(ran) < 2 and time.monotonic() < deadline:
+            loop.run_once(GUARD)  # returns when a timer is due, not after GUARD
+        assert ran == ["a", "b"]
+    finally:
+        loop.close()
+
+
+def test_loop_call_soon_threadsafe_wakes_the_loop_and_refuses_after_close():
+    from tinymcp.loop import Loop
+    loop = Loop()
+    ran = []
+    t = threading.Thread(target=lambda: loop.call_soon_threadsafe(lambda: ran.append(1)))
+    t.start()
+    deadline = time.monotonic() + GUARD
+    while not ran and time.monotonic() < deadline:
+        loop.run_once(GUARD)
+    t.join()
+    assert ran == [1]
+    loop.close()
+    assert loop.call_soon_threadsafe(lambda: ran.append(2)) is False
+    assert ran == [1]

@@ -1,0 +1,310 @@
+"""What every transport shares: one pump per connection between fds and a Session, and
+the hub that hands prompt changes to every session and drains them all at shutdown.
+
+Backpressure, per pump: input is fed to the session in runs of whole lines of at most
+``FEED_BYTES`` (one longer line is a run of its own), and only while the output backlog
+is at most ``high`` bytes. Above it the pump neither feeds nor reads until the peer has
+taken the backlog down to ``low``. So a peer that sends without reading holds at most
+``high`` + the replies to one run of output, one read (``READ_SIZE``) of unfed input and
+one partial line (the server's line limit), and costs the loop nothing more. (A run,
+not a single line, so that a ``notifications/cancelled`` arriving together with its
+request can still drop the reply the session has queued.)
+Output the server pushes on its own while a pump is paused (list_changed notifications,
+the end of listen streams) may grow the backlog up to ``hard`` bytes; past that the
+connection is closed with a line in the log.
+"""
+
+import errno
+import os
+import sys
+
+__all__ = ["StreamPump", "Hub", "stderr_log", "READ_SIZE", "DRAIN_SECONDS"]
+
+READ_SIZE = 65536
+#: Input handed to the session per call: whole lines, up to this many bytes.
+FEED_BYTES = 4096
+#: stdio defaults: stop reading input while this much output waits for the peer ...
+HIGH_WATER = 4 * 1024 * 1024
+#: ... and read again once it is down to this much.
+LOW_WATER = 1024 * 1024
+#: After SIGTERM/SIGINT or EOF, give pending output this long to drain.
+DRAIN_SECONDS = 2.0
+
+_QUIET_ERRORS = frozenset((errno.EPIPE, errno.ECONNRESET, errno.EBADF, errno.ENOTCONN))
+
+
+def stderr_log(level, message, exc=None):
+    """The CLI's log hook: one line on stderr, plus the traceback when there is one."""
+    try:
+        err = sys.__stderr__ or sys.stderr
+        err.write("tinymcp: %s: %s\n" % (level, message))
+        if exc is not None:
+            import traceback
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=err)
+        err.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _no_log(level, message, exc=None):
+    pass
+
+
+class StreamPump:
+    """Moves bytes between a readable fd, a writable fd (the same one for a socket) and a
+    Session on a Loop, with the backpressure described in the module docstring.
+
+    ``on_close(pump)`` is called once, after the fds are unregistered (never closed here:
+    the transport owns them). ``hard=None`` means never close for backlog (stdio, where
+    pausing alone bounds memory and closing would end the server).
+    """
+
+    def __init__(self, loop, session, in_fd, out_fd, on_close, high=HIGH_WATER,
+                 low=LOW_WATER, hard=None, log=None, name="peer", feed=FEED_BYTES):
+        self.loop = loop
+        self.session = session
+        self.in_fd = in_fd
+        self.out_fd = out_fd
+        self.on_close = on_close
+        self.high = high
+        self.low = low
+        self.hard = hard
+        self.feed = feed
+        self.log = log or _no_log
+        self.name = name
+        self.out = bytearray()
+        #: no more input will be read (the peer's EOF, or shutdown)
+        self.eof = False
+        #: the backlog went over ``high``: neither read nor feed until it is down to ``low``
+        self.paused = False
+        self.closed = False
+        self._in = b""  # read but not yet fed to the session
+        self._pos = 0
+        self._eof_fed = False
+        self._reading = False
+        self._writing = False
+        self._progress()
+
+    # --- loop callbacks --------------------------------------------------------------
+
+    def on_readable(self):
+        try:
+            data = os.read(self.in_fd, READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""  # e.g. ECONNRESET: the peer is gone, serve what was read
+        if data:
+            self._in, self._pos = data, 0
+        else:
+            self.eof = True
+        self._progress()
+
+    def on_writable(self):
+        self._progress()
+
+    # --- what the transport and the hub call ---------------------------------------
+
+    def send(self, data):
+        """Queue bytes the server sends on its own (notifications)."""
+        if not data or self.closed:
+            return
+        if self.paused and self.hard is not None and len(self.out) + len(data) > self.hard:
+            self.log("warning", "%s: closed: more than %d bytes of output waiting while it "
+                     "does not read" % (self.name, self.hard))
+            self.close()
+            return
+        self.out += data
+        if len(self.out) > self.high:
+            self.paused = True
+        self._progress()
+
+    def shutdown(self):
+        """Stop reading (unread input is dropped), end the session's listen streams, and
+        close once the output is flushed (the caller bounds how long that may take)."""
+        if self.closed:
+            return
+        self.eof = self._eof_fed = True
+        self._in, self._pos = b"", 0
+        try:
+            data = self.session.end_streams()
+        except Exception as exc:  # never let one session stop the others' shutdown
+            self.log("error", "%s: ending its streams failed: %s" % (self.name, exc), exc)
+            data = b""
+        self.out += data
+        self._progress()
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        self.loop.forget(self.in_fd)
+        if self.out_fd != self.in_fd:
+            self.loop.forget(self.out_fd)
+        self._reading = self._writing = False
+        self.out = bytearray()
+        self._in = b""
+        self.on_close(self)
+
+    # --- the state machine ----------------------------------------------------------
+
+    def _progress(self):
+        """Feed, write and (un)register until nothing more can happen right now."""
+        while not self.closed:
+            if not self.paused and (self._in or (self.eof and not self._eof_fed)):
+                self._feed()
+                if self.closed:
+                    return
+            if self.out:
+                self._write()
+                if self.closed:
+                    return
+            if self.paused and len(self.out) <= self.low:
+                self.paused = False
+                if self._in or (self.eof and not self._eof_fed):
+                    continue
+            break
+        if self.closed:
+            return
+        if self.eof and self._eof_fed and not self.out:
+            self.close()
+            return
+        self._want(not (self.eof or self.paused or self._in), bool(self.out))
+
+    def _feed(self):
+        """Give the session runs of whole lines until the input is used up or the backlog
+        passes ``high``; at EOF, feed the session's EOF once all input is in."""
+        session = self.session
+        out = self.out
+        high = self.high
+        feed = self.feed
+        data, pos = self._in, self._pos
+        end = len(data)
+        try:
+            while pos < end:
+                nxt = pos + feed
+                if nxt >= end:
+                    nxt = end  # the rest, a partial last line included
+                else:
+                    nl = data.rfind(b"\n", pos, nxt)
+                    if nl < 0:  # one line longer than a run: all of it that is here
+                        nl = data.find(b"\n", nxt)
+                    nxt = end if nl < 0 else nl + 1
+                reply = session.receive_data(data[pos:nxt] if pos or nxt < end else data)
+                pos = nxt
+                if reply:
+                    out += reply
+                    if len(out) > high:
+                        self.paused = True
+                        break
+            if pos >= end:
+                data, pos = b"", 0
+            self._in, self._pos = data, pos
+            if not data and self.eof and not self._eof_fed:
+                self._eof_fed = True
+                out += session.receive_data(b"")
+        except Exception as exc:
+            # Session turns every request's failure into an error reply; reaching here is
+            # a bug, and it ends this connection only, never the server's other sessions.
+            self.log("error", "%s: closed after an internal error: %s" % (self.name, exc), exc)
+            self.close()
+
+    def _write(self):
+        try:
+            n = os.write(self.out_fd, self.out)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            if exc.errno not in _QUIET_ERRORS:
+                self.log("warning", "%s: closed: write failed: %s" % (self.name, exc))
+            self.close()  # the peer went away: end quietly
+            return
+        del self.out[:n]
+
+    def _want(self, read, write):
+        loop = self.loop
+        if read != self._reading:
+            self._reading = read
+            if read:
+                loop.add_reader(self.in_fd, self.on_readable)
+            else:
+                loop.remove_reader(self.in_fd)
+        if write != self._writing:
+            self._writing = write
+            if write:
+                loop.add_writer(self.out_fd, self.on_writable)
+            else:
+                loop.remove_writer(self.out_fd)
+
+
+class Hub:
+    """The live sessions of one server on one loop.
+
+    Registers a change hook on the server so ``Server.replace_config`` (from any thread,
+    or from a reload on the loop) is applied from the loop, and every session gets its
+    ``prompts_changed()`` bytes when the prompts really changed.
+    """
+
+    def __init__(self, loop, server):
+        self.loop = loop
+        self.server = server
+        self.pumps = {}  # pump -> None: an ordered set
+        self._hook = self._on_replace
+        server.add_change_hook(self._hook)
+
+    def add(self, pump):
+        self.pumps[pump] = None
+
+    def discard(self, pump):
+        self.pumps.pop(pump, None)
+
+    def _on_replace(self, new):
+        # any thread: hand the validated config to the loop through its wake-up pipe
+        if not self.loop.call_soon_threadsafe(lambda: self.apply(new)):
+            self.server.apply_config(new)  # the loop is gone: no session to tell
+
+    def apply(self, new):
+        """Swap the config in (loop thread); notify every session if the prompts changed."""
+        server = self.server
+        if not server.apply_config(new):
+            server.log("info", "config replaced: the prompts did not change")
+            return False
+        told = 0
+        for pump in list(self.pumps):
+            data = pump.session.prompts_changed()
+            if data:
+                told += 1
+                pump.send(data)
+        server.log("info", "prompts changed (%d now): notified %d session%s" % (
+            len(new.prompts), told, "" if told == 1 else "s"))
+        return True
+
+    def report_config_error(self, message, problems):
+        """A reload was refused and the old prompts stay (the caller logged it on stderr):
+        tell every handshake-era session whose log level admits errors, with
+        ``notifications/message`` (logging "Log Message Notifications"; the core decides
+        who gets it, see ``Session.log_event``)."""
+        data = {"message": message,
+                "problems": [{"path": path, "message": msg} for path, msg in problems]}
+        for pump in list(self.pumps):
+            pump.send(pump.session.log_event("error", data))
+
+    def shutdown(self, seconds=DRAIN_SECONDS):
+        """End every session's streams, give output ``seconds`` to drain, close the rest."""
+        for pump in list(self.pumps):
+            pump.shutdown()
+        deadline = self.loop.now() + seconds
+        while self.pumps:
+            left = deadline - self.loop.now()
+            if left <= 0:
+                break
+            self.loop.run_once(left)
+        for pump in list(self.pumps):
+            pump.close()
+
+    def close(self):
+        """Stop receiving config changes (call before the loop closes)."""
+        try:
+            self.server.remove_change_hook(self._hook)
+        except ValueError:
+            pass

@@ -1,0 +1,108 @@
+"""Live config changes from a file: SIGHUP reloads on demand; ``watch`` also reloads when
+the file changes, found by a stat check from the loop's timer (no threads).
+
+A reload reads and validates the whole file (``Server.replace_config``) before anything
+changes: an invalid file is logged, with every problem, and the old prompts keep being
+served. A valid one goes through the server's change hooks, so the transport applies it
+from its loop and notifies the sessions exactly as for a replace from the Python API.
+"""
+
+import os
+import signal
+
+from .errors import ConfigError
+
+__all__ = ["ConfigFile", "read_config", "WATCH_INTERVAL"]
+
+#: Seconds between stat checks of a watched file. A change is applied once the file has
+#: looked the same at two checks in a row (so a file caught half-written is not reloaded
+#: until the writer is done): within 2 * WATCH_INTERVAL of the last write.
+WATCH_INTERVAL = 0.1
+
+
+def read_config(path):
+    """Load a JSON config file; errors name the file and the position."""
+    import json
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError([(path, "not UTF-8 (byte %d)" % exc.start)])
+    except ValueError as exc:
+        raise ConfigError([(path, "invalid JSON: %s" % exc)])
+
+
+def signature(path):
+    """What tells a changed file: device, inode (a rename over it), size and mtime; None
+    when it cannot be stat'ed."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class ConfigFile:
+    """A config file served live. ``load()`` reads it at start-up; ``attach`` hooks it to
+    a loop (SIGHUP, and the watch timer when ``watch``); ``detach`` undoes that."""
+
+    def __init__(self, path, watch=False, interval=WATCH_INTERVAL):
+        self.path = path
+        self.watch = watch
+        self.interval = interval
+        self.loaded = None  # the signature of the file last read (valid or not)
+        self._seen = None   # the signature at the previous check
+        self.loop = self.server = self._timer = None
+        self._on_error = None
+        self.attached = False
+
+    def load(self):
+        """Read the file (stat first, so a write during the read is seen as a change)."""
+        self.loaded = self._seen = signature(self.path)
+        return read_config(self.path)
+
+    def attach(self, loop, server, on_error=None):
+        self.loop, self.server, self._on_error = loop, server, on_error
+        self.attached = True
+        loop.add_signal_handler(signal.SIGHUP, self._on_sighup)
+        if self.watch:
+            self._timer = loop.call_later(self.interval, self._check)
+
+    def detach(self):
+        """No more reloads (before the shutdown drain; the loop restores SIGHUP at close)."""
+        self.attached = False
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _on_sighup(self, signum):
+        if self.attached:
+            self.reload("SIGHUP")
+
+    def _check(self):
+        sig = signature(self.path)
+        if sig != self.loaded and sig == self._seen:
+            self.reload("changed")
+        self._seen = sig
+        self._timer = self.loop.call_later(self.interval, self._check)
+
+    def reload(self, why):
+        """Read, validate and hand over the file; on any problem keep the old prompts."""
+        log = self.server.log
+        try:
+            data = self.load()
+            self.server.replace_config(data)
+        except ConfigError as exc:
+            message = "invalid config %s (%s): still serving the previous prompts" % (
+                self.path, why)
+            lines = ["  %s: %s" % (p, m) if p else "  %s" % m for p, m in exc.problems]
+            log("error", "\n".join([message] + lines))
+            if self._on_error is not None:
+                self._on_error(message, exc.problems)
+            return False
+        log("info", "reloaded %s (%s)" % (self.path, why))
+        return True

@@ -1,0 +1,271 @@
+"""The Unix socket transport: many clients on one stream socket, each connection its own
+Session (either protocol era, chosen by how the client opens), with the stdio framing
+(newline-delimited JSON-RPC; 2026-07-28 transports "Custom Transports": a custom
+transport over a reliable byte stream SHOULD reuse the stdio framing).
+
+Everything runs on one non-blocking ``Loop``; each connection is a ``StreamPump`` with
+socket-sized backpressure bounds (see ``pump``), so a client that stops reading, or
+stalls in the middle of a line, costs the others nothing.
+
+The socket file is created 0600 (through the umask, never a chmod after bind, which
+would leave a window), an existing path is replaced only when it is a socket nobody
+answers on, and the file is removed on exit only if it is still ours. Peers are checked
+with SO_PEERCRED where the platform has it: the server's own uid and root, plus any
+``allow_uids``.
+"""
+
+import errno
+import itertools
+import os
+import signal
+import socket
+import stat
+import struct
+import sys
+
+from .loop import Loop
+from .pump import DRAIN_SECONDS, READ_SIZE, Hub, StreamPump, stderr_log
+from .session import no_log
+
+__all__ = ["serve_unix", "listen", "ListenError", "peer_allowed", "peer_credentials",
+           "DEFAULT_MAX_CLIENTS"]
+
+DEFAULT_MAX_CLIENTS = 1024
+#: Per connection: stop reading a client while this much output waits for it ...
+HIGH_WATER = 64 * 1024
+#: ... read again once it is down to this much ...
+LOW_WATER = 16 * 1024
+#: ... and close it if notifications pushed while it does not read pass this.
+HARD_LIMIT = 1024 * 1024
+#: Connections accepted per loop round, so a connection storm cannot starve the others.
+ACCEPTS_PER_ROUND = 64
+#: After accept() fails for want of file descriptors, wait this long before retrying.
+ACCEPT_RETRY = 0.1
+
+_OUT_OF_FDS = frozenset((errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM))
+
+
+class ListenError(Exception):
+    """Refusing to start serving on a path; the message says why."""
+
+
+# --- peer credentials -------------------------------------------------------------------
+
+def peer_allowed(uid, own_uid, allow_uids=()):
+    """Whether a peer with ``uid`` may talk to a server running as ``own_uid``."""
+    return uid == own_uid or uid == 0 or uid in allow_uids
+
+
+def peer_credentials(sock):
+    """``(pid, uid)`` of a connected peer, or None where the platform has no SO_PEERCRED
+    (raises OSError when it has but the call fails: the caller refuses the peer)."""
+    opt = getattr(socket, "SO_PEERCRED", None)
+    if opt is None:
+        return None
+    # struct ucred (Linux) is {pid, uid, gid}; struct sockpeercred (OpenBSD) {uid, gid, pid}
+    layout = "IIi" if sys.platform.startswith("openbsd") else "iII"
+    raw = sock.getsockopt(socket.SOL_SOCKET, opt, struct.calcsize(layout))
+    if layout == "iII":
+        pid, uid, _ = struct.unpack(layout, raw)
+    else:
+        uid, _, pid = struct.unpack(layout, raw)
+    return pid, uid
+
+
+# --- the socket file ----------------------------------------------------------------------
+
+def _clear_path(path, log):
+    """Leave ``path`` free for bind: nothing there, or a stale socket removed."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise ListenError("cannot inspect %s: %s" % (path, exc.strerror or exc))
+    if not stat.S_ISSOCK(st.st_mode):
+        raise ListenError("%s exists and is not a socket; not replacing it" % path)
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.setblocking(False)
+        probe.connect(path)
+    except ConnectionRefusedError:
+        pass  # nothing answers: a stale socket left by a server that died
+    except FileNotFoundError:
+        return
+    except (BlockingIOError, InterruptedError):
+        raise ListenError("another server is listening on %s (its backlog is full)" % path)
+    except OSError as exc:
+        raise ListenError("cannot tell whether a server answers on %s (%s); not replacing it"
+                          % (path, exc.strerror or exc))
+    else:
+        raise ListenError("another server is listening on %s" % path)
+    finally:
+        probe.close()
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise ListenError("cannot remove the stale socket %s: %s" % (path, exc.strerror or exc))
+    log("info", "removed a stale socket at %s (nothing answered on it)" % path)
+
+
+def listen(path, log=stderr_log, backlog=None):
+    """A non-blocking listening socket bound at ``path`` (mode 0600), and the file's
+    ``(st_dev, st_ino)`` so that only this very file is removed at exit."""
+    _clear_path(path, log)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        old = os.umask(0o177)  # the file is born 0600: no window before a chmod
+        try:
+            sock.bind(path)
+        finally:
+            os.umask(old)
+        st = os.lstat(path)
+        sock.listen(backlog or socket.SOMAXCONN)
+        sock.setblocking(False)
+    except OSError as exc:
+        sock.close()
+        raise ListenError("cannot listen on %s: %s" % (path, exc.strerror or exc))
+    return sock, (st.st_dev, st.st_ino)
+
+
+def _refuse(conn, log, message):
+    """Close a connection we will not serve, with a line in the log. What it already sent
+    is read and dropped first: closing with unread input would make the peer's next read
+    fail with ECONNRESET instead of seeing a plain end of stream."""
+    log("warning", message)
+    try:
+        conn.setblocking(False)
+        conn.recv(READ_SIZE)
+        conn.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    conn.close()
+
+
+def _remove_if_ours(path, ident):
+    try:
+        st = os.lstat(path)
+        if (st.st_dev, st.st_ino) == ident:
+            os.unlink(path)
+    except OSError:
+        pass
+
+
+def _raise_fd_limit(need, log):
+    """Lift the soft open-files limit towards ``need`` (within the hard limit)."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and soft < need:
+            new = need if hard == resource.RLIM_INFINITY else min(need, hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+            if new < need:
+                log("warning", "open-files limit %d is below the %d that --max-clients needs"
+                    % (new, need))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+# --- serving -----------------------------------------------------------------------------
+
+def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), source=None):
+    """Serve every connection to the Unix socket ``path`` until SIGTERM/SIGINT; return 0.
+
+    Raises ``ListenError`` before serving when the path cannot be used. At shutdown:
+    stop accepting, end each session's listen streams, give pending output
+    ``DRAIN_SECONDS``, close every connection, remove the socket file.
+    """
+    if server.log is no_log:
+        server.log = stderr_log
+    log = server.log
+    listener, ident = listen(path, log)
+    own_uid = os.geteuid()
+    allow = frozenset(allow_uids)
+    numbers = itertools.count(1)
+    sockets = {}  # pump -> its socket
+    loop = Loop()
+    hub = Hub(loop, server)
+    lfd = listener.fileno()
+
+    def closed(pump):
+        hub.discard(pump)
+        sock = sockets.pop(pump, None)
+        if sock is not None:
+            sock.close()
+
+    def resume_accepting():
+        if not loop.closed and listener.fileno() >= 0:
+            loop.add_reader(lfd, accept)
+
+    def accept():
+        for _ in range(ACCEPTS_PER_ROUND):
+            try:
+                conn = listener.accept()[0]
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:
+                if exc.errno == errno.ECONNABORTED:
+                    continue
+                if exc.errno in _OUT_OF_FDS:
+                    log("warning", "cannot accept a connection: %s; retrying in %g s"
+                        % (exc.strerror, ACCEPT_RETRY))
+                    loop.remove_reader(lfd)
+                    loop.call_later(ACCEPT_RETRY, resume_accepting)
+                    return
+                raise
+            admit(conn)
+
+    def admit(conn):
+        name = "client %d" % next(numbers)
+        try:
+            creds = peer_credentials(conn)
+        except OSError as exc:
+            return _refuse(conn, log, "refused %s: cannot read its credentials: %s" % (name, exc))
+        if creds is not None:
+            name += " (pid %d, uid %d)" % creds
+            if not peer_allowed(creds[1], own_uid, allow):
+                return _refuse(conn, log, "refused %s: uid %d may not connect (see --allow-uid)"
+                               % (name, creds[1]))
+        if len(hub.pumps) >= max_clients:
+            return _refuse(conn, log, "refused %s: already serving %d clients (--max-clients)"
+                           % (name, max_clients))
+        conn.setblocking(False)
+        fd = conn.fileno()
+        pump = StreamPump(loop, server.session(), fd, fd, closed, high=HIGH_WATER,
+                          low=LOW_WATER, hard=HARD_LIMIT, log=log, name=name)
+        sockets[pump] = conn
+        hub.add(pump)
+
+    try:
+        _raise_fd_limit(max_clients + 64, log)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, lambda signum: loop.stop())
+        if source is not None:
+            source.attach(loop, server, hub.report_config_error)
+        else:
+            loop.add_signal_handler(signal.SIGHUP, lambda signum: log(
+                "info", "SIGHUP: no config file to reload"))
+        if getattr(socket, "SO_PEERCRED", None) is None:
+            log("info", "no SO_PEERCRED on this platform: access rests on the socket "
+                "file's 0600 mode")
+        loop.add_reader(lfd, accept)
+        log("info", "listening on %s" % path)
+        loop.run()
+        loop.forget(lfd)
+        listener.close()  # stop accepting before the drain
+        if source is not None:
+            source.detach()
+        hub.shutdown(DRAIN_SECONDS)
+    finally:
+        if source is not None:
+            source.detach()
+        hub.close()
+        for sock in list(sockets.values()):
+            sock.close()
+        sockets.clear()
+        listener.close()
+        loop.close()
+        _remove_if_ours(path, ident)
+    return 0
