@@ -13,12 +13,12 @@ import signal
 import socket
 import stat
 import subprocess
-import sys
 import threading
 import time
 
 import pytest
 
+from conftest import server_command
 from transport_helpers import (GUARD, INITIALIZED, META_SUB, REPO, World, config, env,
                                initialize, line, modern, req)
 
@@ -241,8 +241,7 @@ def test_a_path_that_is_not_a_socket_is_left_untouched_and_the_server_exits_1(wo
         sock.close()
         os.symlink(target, path)
     before = os.lstat(path)
-    proc = subprocess.run([sys.executable, "-m", "tinymcp", "--socket", path],
-                          cwd=REPO, env=env(),
+    proc = subprocess.run(server_command("--socket", path), cwd=REPO, env=env(),
                           stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
     err = proc.stderr.decode()
     assert proc.returncode == 1, err
@@ -257,7 +256,7 @@ def test_a_path_that_is_not_a_socket_is_left_untouched_and_the_server_exits_1(wo
 
 def test_a_socket_another_server_answers_on_is_not_replaced(served):
     world, path, first = served
-    second = subprocess.run([sys.executable, "-m", "tinymcp", "--socket", path], cwd=REPO, env=env(),
+    second = subprocess.run(server_command("--socket", path), cwd=REPO, env=env(),
                             stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
     assert second.returncode == 1
     assert second.stderr.decode() == "tinymcp: another server is listening on %s\n" % path
@@ -277,7 +276,7 @@ def test_a_stale_socket_is_removed_and_replaced(world):
 
 def test_a_path_too_long_for_af_unix_exits_1_with_a_message(world):
     path = os.path.join(world.dir, "x" * 120)
-    proc = subprocess.run([sys.executable, "-m", "tinymcp", "--socket", path], cwd=REPO, env=env(),
+    proc = subprocess.run(server_command("--socket", path), cwd=REPO, env=env(),
                           stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
     assert proc.returncode == 1
     assert proc.stderr.decode().startswith("tinymcp: cannot listen on %s: " % path)
@@ -412,7 +411,7 @@ def test_allow_uid_parses_commas_and_repeats():
     (["--socket"], "--socket needs a value"),
 ])
 def test_bad_socket_options_are_usage_errors_exit_2(args, message):
-    proc = subprocess.run([sys.executable, "-m", "tinymcp"] + args, cwd=REPO, env=env(),
+    proc = subprocess.run(server_command(*args), cwd=REPO, env=env(),
                           stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
     assert proc.returncode == 2
     assert proc.stderr.decode().startswith("tinymcp: " + message), proc.stderr

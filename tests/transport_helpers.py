@@ -2,6 +2,8 @@
 
 Nothing here waits on a clock for synchronisation: every wait is for a reply, a stderr
 line, EOF or process exit, and ``GUARD`` is only a failure guard against a hung server.
+Servers are the package under test (``conftest.server_command``/``server_env``: the
+checkout, or a vendored copy under TINYMCP_VENDORED).
 """
 
 import json
@@ -15,6 +17,8 @@ import sys
 import tempfile
 import time
 
+from conftest import server_command, server_env
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GUARD = 20.0
 PROTOCOL = "2025-11-25"
@@ -25,8 +29,7 @@ META_SUB = "io.modelcontextprotocol/subscriptionId"
 
 
 def env():
-    e = dict(os.environ)
-    e["PYTHONPATH"] = REPO + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    e = server_env()
     for name in ("PYTHONSTARTUP", "PYTHONWARNINGS", "PYTHONINSPECT"):
         e.pop(name, None)
     return e
@@ -180,7 +183,7 @@ class Proc:
     """A server subprocess; stderr is collected as it is read (a pipe, read with a bounded wait)."""
 
     def __init__(self, args, stdin=subprocess.DEVNULL, preexec_fn=None, cwd=REPO, script=None):
-        cmd = [sys.executable] + ([script] if script else ["-m", "tinymcp"]) + list(args)
+        cmd = [sys.executable, script] + list(args) if script else server_command(*args)
         self.proc = subprocess.Popen(cmd, cwd=cwd,
                                      env=env(), stdin=stdin, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, preexec_fn=preexec_fn)

@@ -1,16 +1,20 @@
 """Serve stdio through the Python API while another thread replaces the prompt set.
 
-Used by tests/test_reload.py (run with the repo root on PYTHONPATH). Calling prompt
+Used by tests/test_reload.py (run with ``conftest.server_env()``: the package under test
+is on PYTHONPATH and named by TINYMCP_PACKAGE). Calling prompt
 ``swap`` wakes a worker thread, which first tries an invalid config (it must raise in
 that thread and change nothing), then replaces the prompts with ``fresh`` -- from a
 thread that is not the loop's, as an embedding application would.
 """
 
+import importlib
+import os
 import sys
 import threading
 
-import tinymcp
-from tinymcp.stdio import serve_stdio
+PACKAGE = os.environ.get("TINYMCP_PACKAGE") or "tinymcp"
+tinymcp = importlib.import_module(PACKAGE)
+serve_stdio = importlib.import_module(PACKAGE + ".stdio").serve_stdio
 
 swap = threading.Event()
 
