@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Throughput and memory of ``python3 -m tinymcp --socket`` (no assertions; prints a table).
+
+usage: python3 scripts/bench_socket.py [--seconds S] [--idle N] [--config FILE.json]
+
+- requests per second with 1, 10 and 100 concurrent clients, each a closed loop (send a
+  ``prompts/get``, wait for the reply, send the next), all driven from this one process
+  with non-blocking sockets; latency percentiles per request;
+- peak RSS (VmHWM, Linux /proc) of a fresh server holding N idle connections (default
+  1000), each with an initialized session (goal: under 40 MB).
+
+The clients share the machine with the server, so on a small machine the figures are a
+floor for the server, not a ceiling.
+"""
+
+import json
+import os
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def env():
+    e = dict(os.environ)
+    e["PYTHONPATH"] = REPO + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    return e
+
+
+def start(path, args):
+    proc = subprocess.Popen([sys.executable, "-m", "tinymcp", "--socket", path] + args, cwd=REPO,
+                            env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    line = proc.stderr.readline()  # "tinymcp: info: listening on PATH"
+    if b"listening on" not in line:
+        raise SystemExit("server did not start: %r" % line)
+    return proc
+
+
+def stop(proc):
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(30)
+    proc.stderr.close()
+
+
+def status(pid):
+    """{"VmRSS": kB, "VmHWM": kB} from /proc (empty elsewhere)."""
+    out = {}
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for row in f:
+                key, _, value = row.partition(":")
+                if key in ("VmRSS", "VmHWM"):
+                    out[key] = int(value.split()[0])
+    except OSError:
+        pass
+    return out
+
+
+def line(msg):
+    return json.dumps(msg).encode() + b"\n"
+
+
+INIT = line({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b", "version": "0"}}}) \
+    + line({"jsonrpc": "2.0", "method": "notifications/initialized"})
+GET = line({"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {
+    "name": "code_review", "arguments": {"code": "def f(x):\n    return x + 1\n"}}})
+
+
+def connect(path, n):
+    socks = []
+    for _ in range(n):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        socks.append(s)
+    return socks
+
+
+def initialize(socks):
+    for s in socks:
+        s.sendall(INIT)
+    for s in socks:
+        buf = b""
+        while b"\n" not in buf:
+            chunk = s.recv(65536)
+            if not chunk:
+                raise SystemExit("server closed a connection during initialize")
+            buf += chunk
+
+
+def closed_loop(path, clients, seconds):
+    socks = connect(path, clients)
+    initialize(socks)
+    sel = selectors.DefaultSelector()
+    sent_at = {}
+    bufs = {}
+    latencies = []
+    for s in socks:
+        s.setblocking(False)
+        sel.register(s, selectors.EVENT_READ)
+        bufs[s] = 0
+    start_t = time.perf_counter()
+    end_t = start_t + seconds
+    for s in socks:
+        sent_at[s] = time.perf_counter()
+        s.send(GET)
+    done = 0
+    while True:
+        now = time.perf_counter()
+        if now >= end_t:
+            break
+        for key, _ in sel.select(end_t - now):
+            s = key.fileobj
+            data = s.recv(1 << 20)
+            if not data:
+                raise SystemExit("server closed a connection")
+            n = data.count(b"\n")
+            if n:
+                t = time.perf_counter()
+                latencies.append(t - sent_at[s])
+                done += n
+                sent_at[s] = t
+                s.send(GET)
+    elapsed = time.perf_counter() - start_t
+    sel.close()
+    for s in socks:
+        s.close()
+    latencies.sort()
+
+    def pct(p):
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies else 0.0
+
+    return done / elapsed, pct(0.50), pct(0.99)
+
+
+def idle(path, n):
+    socks = connect(path, n)
+    initialize(socks)
+    return socks
+
+
+def raise_nofile(need):
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft < need:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(need, hard), hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def main(argv):
+    seconds, n_idle, config = 3.0, 1000, None
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--seconds":
+            seconds = float(args.pop(0))
+        elif arg == "--idle":
+            n_idle = int(args.pop(0))
+        elif arg == "--config":
+            config = args.pop(0)
+        else:
+            raise SystemExit(__doc__)
+    raise_nofile(n_idle + 200)
+    extra = ["--max-clients", str(n_idle + 100)] + (["--config", config] if config else [])
+    tmp = tempfile.mkdtemp(prefix="tb", dir="/tmp" if os.path.isdir("/tmp") else None)
+    path = os.path.join(tmp, "s")
+    try:
+        print("tinymcp socket bench: %s %s, %s" % (
+            sys.implementation.name, sys.version.split()[0], "prompts/get code_review"))
+        print()
+        print("%8s %12s %10s %10s" % ("clients", "requests/s", "p50 ms", "p99 ms"))
+        proc = start(path, extra)
+        try:
+            for clients in (1, 10, 100):
+                rps, p50, p99 = closed_loop(path, clients, seconds)
+                print("%8d %12.0f %10.2f %10.2f" % (clients, rps, p50, p99))
+        finally:
+            stop(proc)
+
+        proc = start(path, extra)
+        try:
+            base = status(proc.pid)
+            socks = idle(path, n_idle)
+            after = status(proc.pid)
+            print()
+            print("%-34s %10s %10s" % ("server memory", "VmRSS MB", "VmHWM MB"))
+            for label, st in (("at start", base), ("%d idle initialized connections" % n_idle, after)):
+                print("%-34s %10.1f %10.1f" % (label, st.get("VmRSS", 0) / 1024.0,
+                                               st.get("VmHWM", 0) / 1024.0))
+            print("(goal: VmHWM under 40 MB with 1000 idle connections)")
+            for s in socks:
+                s.close()
+        finally:
+            stop(proc)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
