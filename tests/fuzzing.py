@@ -69,8 +69,6 @@ def expected_reply(line):
         return None if "method" in msg else ("null",)
     if "method" not in msg and ("result" in msg or "error" in msg):
         return None
-    if _depth(msg) > 64:
-        return ("null",)
     return ("id", msg["id"]) if is_valid_id(msg["id"]) else ("null",)
 
 

@@ -47,9 +47,23 @@ def test_nesting_at_and_past_max_depth():
     wire = Wire(config(max_depth=10))
     assert wire.send(nested(10), PING)[0]["result"] == {}
     replies = wire.send(nested(11), PING)
-    assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {
+    assert replies[0] == {"jsonrpc": "2.0", "id": 1, "error": {
         "code": -32600, "message": "Invalid Request: nesting deeper than 10 levels (max_depth)"}}
     assert replies[1]["id"] == "next"
+
+
+def test_too_deep_message_with_a_bad_id_gets_a_null_id():
+    wire = Wire(config(max_depth=4))
+    msg = nested(6)
+    msg["id"] = True
+    assert wire.send(msg)[0]["id"] is None
+
+
+def test_too_deep_notification_gets_no_reply():
+    wire = Wire(config(max_depth=4))
+    msg = nested(6)
+    del msg["id"]
+    assert wire.send(msg, PING) == [{"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting():

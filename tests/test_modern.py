@@ -9,6 +9,7 @@ import pytest
 
 from conftest import simple_config
 from schema_check import SPEC_DIR, check_server_message
+import tinymcp
 from tinymcp import Server
 
 MODERN = "2026-07-28"
@@ -38,7 +39,8 @@ class Modern:
         for m in messages:
             if "id" in m and "method" in m:
                 self.methods[m["id"]] = m["method"]
-                if "_meta" in (m.get("params") or {}) or m["method"] == "server/discover":
+                params = m.get("params")
+                if (isinstance(params, dict) and "_meta" in params) or m["method"] == "server/discover":
                     self.modern_ids.add(m["id"])
         data = b"".join(json.dumps(m).encode() + b"\n" for m in messages)
         return self.decode(self.session.receive_data(data))
@@ -315,7 +317,9 @@ def test_server_ending_streams_sends_result_then_cancelled():
     m.call("subscriptions/listen", LISTEN, rid=3)
     result, cancelled = m.decode(m.session.end_streams())
     assert result == {"jsonrpc": "2.0", "id": 3, "result": {
-        "resultType": "complete", "_meta": {"io.modelcontextprotocol/subscriptionId": 3}}}
+        "resultType": "complete", "_meta": {"io.modelcontextprotocol/subscriptionId": 3,
+                                            "io.modelcontextprotocol/serverInfo": {"name": "tinymcp",
+                                                                                   "version": tinymcp.__version__}}}}
     assert cancelled["method"] == "notifications/cancelled" and cancelled["params"]["requestId"] == 3
     assert m.session.streams == {}
 
@@ -325,3 +329,18 @@ def test_listen_needs_a_filter_object(notifications):
     m = Modern(list_changed=True)
     params = {} if notifications is None else {"notifications": notifications}
     assert one(m.call("subscriptions/listen", params))["error"]["code"] == -32602
+
+
+def test_unsupported_version_wins_over_missing_keys():
+    m = Modern()
+    params = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}}
+    [reply] = m.feed({"jsonrpc": "2.0", "id": 1, "method": "prompts/list", "params": params})
+    assert reply["error"]["code"] == -32022
+
+
+@pytest.mark.parametrize("params", ["x", [1], 3])
+def test_discover_params_must_be_an_object(params):
+    m = Modern()
+    m.validate = False
+    [reply] = m.feed({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": params})
+    assert reply["error"]["code"] == -32602

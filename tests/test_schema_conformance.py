@@ -565,7 +565,7 @@ def test_version_shaping(rev):
         texts = [b.get("text", "") for _, b in blocks if b.get("type") == "text"]
         # converted to text that still carries the information
         assert sum(t.startswith("[audio audio/wav, base64] " + WAV) for t in texts) == 2, texts
-        assert any(t.startswith("[resource link] Docs <https://example.com/api>") and
+        assert any(t.startswith("[resource link] Docs (docs) <https://example.com/api>") and
                    "(text/html)" in t and "2048 bytes" in t and "The docs page" in t
                    for t in texts), texts
         assert any(t.startswith("[resource link] x <file:///x.txt>") for t in texts), texts

@@ -428,7 +428,7 @@ def test_audio_becomes_text_before_2025_03_26():
 
 def test_resource_link_becomes_text_before_2025_06_18():
     assert content_for("2025-03-26", LINK) == {
-        "type": "text", "text": "[resource link] R <file:///r.txt> (text/plain) 3 bytes: a file"}
+        "type": "text", "text": "[resource link] R (r) <file:///r.txt> (text/plain) 3 bytes: a file"}
     without_icons = dict(LINK)
     del without_icons["icons"]
     assert content_for("2025-06-18", LINK) == without_icons
@@ -506,3 +506,104 @@ def test_initialize_cannot_be_cancelled(wire):
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
     )
     assert [r["id"] for r in replies] == [1]
+
+
+# --- literal braces ----------------------------------------------------------------------------
+
+def test_doubled_braces_are_served_single_with_or_without_placeholders():
+    wire = Wire({"prompts": [
+        {"name": "a", "messages": [{"role": "user", "text": 'JSON: {{"k": 1}}'}]},
+        {"name": "b", "arguments": [{"name": "x"}], "messages": [{"role": "user", "text": 'JSON: {{"k": {x}}}'}]},
+        {"name": "c", "messages": [{"role": "user", "content": {
+            "type": "resource", "resource": {"uri": "u:{{a}}", "text": "{{t}}"}}}]},
+        {"name": "d", "messages": [{"role": "user", "content": {"type": "text", "text": "{{}}"}}]},
+    ]})
+    wire.initialize()
+    content = lambda name, args=None: get(wire, name, args)["result"]["messages"][0]["content"]  # noqa: E731
+    assert content("a")["text"] == 'JSON: {"k": 1}'
+    assert content("b", {"x": "2"})["text"] == 'JSON: {"k": 2}'
+    assert content("c")["resource"] == {"uri": "u:{a}", "text": "{t}"}
+    assert content("d")["text"] == "{}"
+
+
+def test_config_dicts_are_never_changed_by_loading():
+    import copy
+    config = {"prompts": [{"name": "c", "messages": [{"role": "user", "content": {
+        "type": "resource", "resource": {"uri": "u:{{a}}", "text": "{{t}}"}}}]}]}
+    before = copy.deepcopy(config)
+    Wire(config)
+    assert config == before
+
+
+def test_cancel_drops_an_error_reply_too(wire):
+    wire.initialize()
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "nope"}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+    )
+    assert [r["id"] for r in replies] == [2]
+
+
+def test_cancel_drops_the_requests_notifications_with_its_reply(wire):
+    wire.initialize()
+    wire.result("logging/setLevel", {"level": "debug"})
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "p000", "arguments": {"topic": "t"}}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+    )
+    assert replies == []
+
+
+def test_a_reply_that_cannot_be_encoded_becomes_an_internal_error():
+    logged = []
+    wire = Wire({"prompts": [{"name": "nan", "render": lambda a: [{"role": "user", "content": {
+        "type": "text", "text": "x", "_meta": {"v": float("nan")}}}]}]},
+        log=lambda *a: logged.append(a))
+    wire.initialize()
+    replies = wire.send({"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "nan"}},
+                        {"jsonrpc": "2.0", "id": 2, "method": "ping"})
+    assert replies[0]["id"] == 1 and replies[0]["error"]["code"] == -32603
+    assert replies[1] == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert logged
+
+
+def test_cursor_after_a_very_long_name_is_accepted():
+    long = "n" * 5000
+    wire = Wire({"page_size": 1, "prompts": [{"name": long, "messages": [{"role": "user", "text": "x"}]},
+                                             {"name": "z", "messages": [{"role": "user", "text": "x"}]}]})
+    wire.initialize()
+    first = wire.result("prompts/list")
+    assert [p["name"] for p in wire.result("prompts/list", {"cursor": first["nextCursor"]})["prompts"]] == ["z"]
+
+
+def test_integer_literals_are_bounded_the_same_on_every_python(wire):
+    [reply] = wire.raw(b'{"jsonrpc":"2.0","id":' + b"9" * 5000 + b',"method":"ping"}\n')
+    assert reply["error"] == {"code": -32700, "message": "Parse error: integer literal longer than 4000 digits"}
+
+
+def test_both_messages_and_render_still_checks_the_messages():
+    from tinymcp import ConfigError, load_config
+    with pytest.raises(ConfigError) as info:
+        load_config({"prompts": [{"name": "p", "render": lambda a: "x",
+                                  "messages": [{"role": "bot", "text": "x"}]}]})
+    assert info.value.problems == [
+        ("prompts[0]", "expected exactly one of 'messages' or 'render'"),
+        ("prompts[0].messages[0].role", "expected 'user' or 'assistant', got 'bot'"),
+    ]
+
+
+def test_config_meta_must_be_json():
+    from tinymcp import ConfigError, load_config
+    with pytest.raises(ConfigError) as info:
+        load_config({"prompts": [{"name": "p", "_meta": {"x": float("nan")},
+                                  "messages": [{"role": "user", "text": "x"}]}]})
+    [(path, message)] = info.value.problems
+    assert path == "prompts[0]._meta" and message.startswith("expected JSON data")
+
+
+def test_json_config_cannot_smuggle_code():
+    from tinymcp import ConfigError, load_config
+    with pytest.raises(ConfigError) as info:
+        load_config({"prompts": [{"name": "p", "render": "__import__('os').system('true')"}]})
+    assert info.value.problems == [("prompts[0].render", "expected a callable, got a string")]

@@ -295,3 +295,35 @@ def test_progress_in_a_modern_request():
                                        "io.modelcontextprotocol/clientCapabilities": {}})
     assert replies[0]["params"] == {"progressToken": 7, "progress": 1}
     assert replies[1]["result"]["resultType"] == "complete"
+
+
+def test_argument_completions_win_over_the_prompt_callable():
+    wire = Wire({"prompts": [{"name": "p", "complete": lambda name, value, ctx: ["FROM_PROMPT"],
+                              "arguments": [{"name": "a", "completions": ["apple", "avocado"]}, {"name": "b"}],
+                              "messages": [{"role": "user", "text": "{a}{b}"}]}]})
+    wire.initialize()
+    assert complete(wire, "a", "a", name="p")["result"]["completion"]["values"] == ["apple", "avocado"]
+    assert complete(wire, "b", "", name="p")["result"]["completion"]["values"] == ["FROM_PROMPT"]
+
+
+@pytest.mark.parametrize("args", [(float("nan"),), ("a",), (True,), (1, float("inf")), (1, None, 5)])
+def test_progress_rejects_values_that_are_not_numbers(args):
+    wire = Wire(progress_config([args]), log=lambda *a: None)
+    wire.initialize()
+    replies = get_with_token(wire)
+    assert [r.get("method") for r in replies] == [None] and replies[0]["error"]["code"] == -32603
+
+
+def test_conformance_fixture_prompt_with_arguments_and_completion():
+    # the shape of the MCP conformance suite's prompts-get-with-args and completion scenarios
+    wire = Wire({"prompts": [{"name": "test_prompt_with_arguments", "description": "A prompt with required arguments",
+                              "arguments": [{"name": "arg1", "description": "First test argument", "required": True,
+                                             "completions": ["paris", "park", "python"]},
+                                            {"name": "arg2", "description": "Second test argument", "required": True}],
+                              "messages": [{"role": "user", "text": "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"}]}]})
+    wire.initialize()
+    get = wire.result("prompts/get", {"name": "test_prompt_with_arguments", "arguments": {"arg1": "a", "arg2": "b"}})
+    assert get["messages"][0]["content"]["text"] == "Prompt with arguments: arg1='a', arg2='b'"
+    completion = complete(wire, "arg1", "par", name="test_prompt_with_arguments")["result"]["completion"]
+    assert completion == {"values": ["paris", "park"], "total": 2, "hasMore": False}
+    assert complete(wire, "arg2", "x", name="test_prompt_with_arguments")["result"]["completion"]["values"] == []

@@ -95,7 +95,15 @@ def _reject_constant(name):
     raise ValueError("%s is not valid JSON" % name)
 
 
-_loads = json.JSONDecoder(parse_constant=_reject_constant).decode
+def _parse_int(digits):
+    # Python 3.11+ refuses ints over 4300 digits with a message naming interpreter
+    # internals; 3.8-3.10 parse them in quadratic time. One rule for every version.
+    if len(digits) > 4000:
+        raise ValueError("integer literal longer than 4000 digits")
+    return int(digits)
+
+
+_loads = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int).decode
 
 
 def decode(line):

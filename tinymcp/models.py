@@ -9,6 +9,7 @@ and costs a fifth of our cold-start budget). Validators record every problem in 
 does not define are left out or converted, never sent raw to an older client.
 """
 
+from .jsonrpc import encode
 from .template import Template, parse_template
 
 __all__ = [
@@ -107,6 +108,17 @@ _KIND_NAME = {
 }
 
 
+def _check_json(check, obj, key, path):
+    """``obj[key]``, if present, must be an object that encodes as JSON (no NaN/Infinity,
+    no Python-only values), or every reply that carries it would fail to encode."""
+    value = check.field(obj, key, path, "object")
+    if value is not None:
+        try:
+            encode(value)
+        except (ValueError, TypeError, RecursionError) as exc:
+            check.fail(_join(path, key), "expected JSON data: %s" % exc)
+
+
 def _join(path, key):
     return "%s.%s" % (path, key) if path else key
 
@@ -177,8 +189,10 @@ def _check_icons(check, value, path):
             check.fail(ipath + ".theme", "expected 'light' or 'dark', got %s" % shown(theme))
 
 
-def _template(check, value, path, templated, key, sub):
-    """Parse a templated string field; record (key, sub, Template) when it has placeholders."""
+def _template(check, value, path, templated, fixes, key, sub):
+    """Parse a templated string field: record ``(key, sub, Template)`` in ``templated``
+    when it has placeholders, or ``(key, sub, text)`` in ``fixes`` when it only had
+    ``{{``/``}}`` escapes to undo."""
     if templated is None:
         return
     try:
@@ -188,6 +202,19 @@ def _template(check, value, path, templated, key, sub):
         return
     if isinstance(tpl, Template):
         templated.append((key, sub, tpl))
+    elif tpl != value:
+        fixes.append((key, sub, tpl))
+
+
+def _with_fixes(block, fixes):
+    """A copy of ``block`` with fixed field values (never the caller's dict changed)."""
+    block = dict(block)
+    for key, sub, value in fixes:
+        if sub is None:
+            block[key] = value
+        else:
+            block[key] = dict(block[key], **{sub: value})
+    return block
 
 
 def content_from_wire(check, obj, path, templated=None):
@@ -206,11 +233,12 @@ def content_from_wire(check, obj, path, templated=None):
             ", ".join(repr(k) for k in _BLOCK_KEYS), shown(kind)))
         return None
     before = len(check.problems)
+    fixes = []
     check.keys(block, path, _BLOCK_KEYS[kind])
     if kind == "text":
         text = check.field(block, "text", path, "string", required=True)
         if text is not None:
-            _template(check, text, path + ".text", templated, "text", None)
+            _template(check, text, path + ".text", templated, fixes, "text", None)
     elif kind in ("image", "audio"):
         data = check.field(block, "data", path, "string", required=True)
         if data is not None:
@@ -223,15 +251,15 @@ def content_from_wire(check, obj, path, templated=None):
             check.keys(res, rpath, _RESOURCE_KEYS)
             uri = check.field(res, "uri", rpath, "string", required=True)
             if uri is not None:
-                _template(check, uri, rpath + ".uri", templated, "resource", "uri")
+                _template(check, uri, rpath + ".uri", templated, fixes, "resource", "uri")
             check.field(res, "mimeType", rpath, "string")
-            check.field(res, "_meta", rpath, "object")
+            _check_json(check, res, "_meta", rpath)
             if ("text" in res) == ("blob" in res):
                 check.fail(rpath, "expected exactly one of 'text' or 'blob'")
             elif "text" in res:
                 text = check.field(res, "text", rpath, "string")
                 if text is not None:
-                    _template(check, text, rpath + ".text", templated, "resource", "text")
+                    _template(check, text, rpath + ".text", templated, fixes, "resource", "text")
             else:
                 blob = check.field(res, "blob", rpath, "string")
                 if blob is not None:
@@ -239,7 +267,7 @@ def content_from_wire(check, obj, path, templated=None):
     else:  # resource_link
         uri = check.field(block, "uri", path, "string", required=True)
         if uri is not None:
-            _template(check, uri, path + ".uri", templated, "uri", None)
+            _template(check, uri, path + ".uri", templated, fixes, "uri", None)
         check.field(block, "name", path, "string", required=True)
         for key in ("title", "description", "mimeType"):
             check.field(block, key, path, "string")
@@ -250,8 +278,10 @@ def content_from_wire(check, obj, path, templated=None):
             _check_icons(check, block["icons"], path + ".icons")
     if "annotations" in block:
         _check_annotations(check, block["annotations"], path + ".annotations")
-    check.field(block, "_meta", path, "object")
-    return block if len(check.problems) == before else None
+    _check_json(check, block, "_meta", path)
+    if len(check.problems) != before:
+        return None
+    return _with_fixes(block, fixes) if fixes else block
 
 
 def message_from_wire(check, obj, path, templated=None):
@@ -273,8 +303,9 @@ def message_from_wire(check, obj, path, templated=None):
         text = check.field(msg, "text", path, "string")
         if text is None:
             return None
-        _template(check, text, path + ".text", templated, "text", None)
-        block = {"type": "text", "text": text}
+        fixes = []
+        _template(check, text, path + ".text", templated, fixes, "text", None)
+        block = {"type": "text", "text": fixes[0][2] if fixes else text}
     else:
         block = content_from_wire(check, msg["content"], path + ".content", templated)
     if block is None or len(check.problems) != before:
@@ -302,7 +333,8 @@ def messages_from_render(result, path="render()"):
 # --- shaping for older revisions ---------------------------------------------------
 
 def _link_as_text(block):
-    bits = [block.get("title") or block["name"], "<%s>" % block["uri"]]
+    title = block.get("title")
+    bits = ["%s (%s)" % (title, block["name"]) if title else block["name"], "<%s>" % block["uri"]]
     if block.get("mimeType"):
         bits.append("(%s)" % block["mimeType"])
     if block.get("size") is not None:
@@ -450,7 +482,8 @@ class Prompt:
             check.fail(path + ".name", "expected a non-empty string")
         title = check.field(p, "title", path, "string")
         description = check.field(p, "description", path, "string")
-        meta = check.field(p, "_meta", path, "object")
+        _check_json(check, p, "_meta", path)
+        meta = p.get("_meta")
         icons = p.get("icons")
         if icons is not None:
             _check_icons(check, icons, path + ".icons")
@@ -473,7 +506,7 @@ class Prompt:
         messages = None
         if ("messages" in p) == ("render" in p):
             check.fail(path, "expected exactly one of 'messages' or 'render'")
-        elif "messages" in p:
+        if "messages" in p:  # checked even next to 'render', so one run lists every problem
             raw_msgs = check.field(p, "messages", path, "list")
             if raw_msgs is not None:
                 if not raw_msgs:
@@ -570,5 +603,7 @@ def _fast_prompt(p):
             if not names.issuperset(tpl.names):
                 return None
             templated.append(("text", None, tpl))
+        else:
+            text = tpl  # {{ and }} undone
         messages.append(({"role": role, "content": {"type": "text", "text": text}}, templated))
     return Prompt(name, title, description, None, None, arguments, messages)

@@ -76,7 +76,7 @@ def encode_cursor(name):
 
 def decode_cursor(cursor):
     bad = InvalidParams("Invalid cursor")
-    if not isinstance(cursor, str) or not cursor or len(cursor) > 4096:
+    if not isinstance(cursor, str) or not cursor:  # (its length is bounded by max_line_bytes)
         raise bad
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
@@ -266,15 +266,15 @@ def complete_argument(prompt, name, value, context):
     """``(values, total, has_more)`` for ``completion/complete`` on one prompt argument.
 
     Sources, first found: the argument's ``complete(value, context)`` callable, the
-    prompt's ``complete(name, value, context)`` callable (their lists are capped, not
-    filtered), or the argument's ``completions`` list filtered by prefix,
-    case-insensitively, exact-case matches first, then in list order. ``context`` is
+    argument's ``completions`` list (filtered by prefix, case-insensitively, exact-case
+    matches first, then in list order), or the prompt's ``complete(name, value,
+    context)`` callable. Callables' lists are capped, not filtered. ``context`` is
     the client's ``context.arguments`` (2025-06-18 on) or None.
     """
     arg = prompt._by_arg.get(name)
     if arg is None:
         raise InvalidParams("Invalid params: prompt %s has no argument %s" % (clip(prompt.name), clip(name)))
-    if arg.complete is not None or prompt.complete is not None:
+    if arg.complete is not None or (prompt.complete is not None and arg.completions is None):
         try:
             if arg.complete is not None:
                 values = arg.complete(value, context)
@@ -285,7 +285,7 @@ def complete_argument(prompt, name, value, context):
                 raise TypeError("complete() must return strings")
         except Exception as exc:
             raise CallbackFailed("complete callable of prompt %r failed" % prompt.name) from exc
-    elif arg.completions:
+    elif arg.completions is not None:
         values = _prefix_matches(arg.completions, value)
     else:
         values = []

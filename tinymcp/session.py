@@ -80,6 +80,12 @@ def progress(progress, total=None, message=None):
     call = _CURRENT[-1]
     if call.progress_token is None:
         return False
+    for value in (progress, total):
+        if value is not None and (type(value) not in (int, float) or value != value
+                                  or value in (float("inf"), float("-inf"))):
+            raise TypeError("progress and total must be finite numbers, got %r" % (value,))
+    if message is not None and type(message) is not str:
+        raise TypeError("message must be a string")
     if call.last_progress is not None and not progress > call.last_progress:
         raise ValueError("progress must increase: %r after %r" % (progress, call.last_progress))
     call.last_progress = progress
@@ -251,8 +257,25 @@ class Session:
             return b""
         self._out = []
         self._cancellable = {}
-        # (a batch whose every reply was cancelled is an empty list: nothing to send)
-        return b"".join([encode(m) for m in out if m != []])
+        try:
+            # (a batch whose every reply was cancelled is an empty list: nothing to send)
+            return b"".join([encode(m) for m in out if m != []])
+        except (ValueError, TypeError, RecursionError):
+            return b"".join([encode(m) for m in (self._encodable(m) for m in out) if m])
+
+    def _encodable(self, msg):
+        """``msg`` if it encodes as JSON; else, for a reply, a -32603 error for its id (a
+        callable returned NaN, say), and for a notification nothing."""
+        if type(msg) is list:
+            return [m for m in (self._encodable(m) for m in msg) if m]
+        try:
+            encode(msg)
+            return msg
+        except (ValueError, TypeError, RecursionError) as exc:
+            if "id" in msg:
+                return _error(msg["id"], self._internal(exc, "encoding a reply", None))
+            self.server.log("error", "dropped a notification that does not encode: %s" % exc)
+            return None
 
     def prompts_changed(self):
         """Bytes to send after the prompt set changed.
@@ -290,7 +313,7 @@ class Session:
         """
         msgs = []
         for rid in self.streams:
-            meta = {META_SUBSCRIPTION: rid}
+            meta = {META_SUBSCRIPTION: rid, META_SERVER_INFO: self._server_info(MODERN_VERSIONS[-1])}
             msgs.append(_response(rid, {"resultType": "complete", "_meta": meta}))
             msgs.append(_notification("notifications/cancelled", {
                 "requestId": rid, "reason": "server shutting down"}))
@@ -317,7 +340,8 @@ class Session:
         if line.count(b"[") + line.count(b"{") > limits.max_depth and depth(msg, limits.max_depth):
             if type(msg) is dict and "id" not in msg:
                 return None  # a notification never gets a reply, not even this one
-            return _error(None, InvalidRequest(
+            rid = msg.get("id") if type(msg) is dict else None
+            return _error(rid if type(rid) in (str, int) else None, InvalidRequest(
                 "Invalid Request: nesting deeper than %d levels (max_depth)" % limits.max_depth))
         if type(msg) is list:
             return self._batch(msg)
@@ -380,6 +404,8 @@ class Session:
                 handler = _MODERN.get(method)
                 if handler is None:
                     raise MethodNotFound("Method not found: %s" % clip(method))
+                if type(params) is not dict:
+                    raise InvalidParams("Invalid params: params must be an object")
                 call = self._modern_call(rid, method, meta, in_batch)
             else:
                 handler = _HANDLERS.get(method)
@@ -409,14 +435,15 @@ class Session:
                     result["resultType"] = "complete"
                     result.setdefault("_meta", {})[META_SERVER_INFO] = self._server_info(call.version)
                 reply = _response(rid, result)
-                if method != "initialize":  # cancellation: initialize cannot be cancelled
-                    self._cancellable[rid] = reply
         except ProtocolError as exc:
             reply = _error(rid, exc)
         except Exception as exc:
             reply = _error(rid, self._internal(exc, method, call))
-        if call is not None and call.notes:
-            self._out.extend(call.notes)
+        notes = call.notes if call is not None else None
+        if notes:
+            self._out.extend(notes)
+        if reply is not None and method != "initialize":  # initialize cannot be cancelled
+            self._cancellable[rid] = (reply, notes)
         return reply
 
     def _modern_call(self, rid, method, meta, in_batch):
@@ -428,16 +455,18 @@ class Session:
                 # a probe without _meta still learns what we speak (docs/decisions.md)
                 return Call(rid, MODERN_VERSIONS[-1], True, in_batch)
             meta = {}
+        version = meta.get(META_VERSION, MODERN_VERSIONS[-1])
+        if type(version) is not str:
+            raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
+        # The version first: a client of a later revision must get the modern -32022 (and
+        # retry), not a -32602 about keys its revision may have renamed (and fall back).
+        if version not in MODERN_VERSIONS:
+            raise UnsupportedProtocolVersion("Unsupported protocol version", {
+                "supported": list(MODERN_VERSIONS), "requested": version})
         missing = [k for k in (META_VERSION, META_CAPABILITIES) if k not in meta]
         if missing and not (method == "server/discover" and META_VERSION not in meta):
             raise InvalidParams("Invalid params: missing params._meta keys: %s" % ", ".join(missing),
                                 {"supported": list(ALL_VERSIONS)})
-        version = meta.get(META_VERSION, MODERN_VERSIONS[-1])
-        if type(version) is not str:
-            raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
-        if version not in MODERN_VERSIONS:
-            raise UnsupportedProtocolVersion("Unsupported protocol version", {
-                "supported": list(MODERN_VERSIONS), "requested": version})
         if META_CAPABILITIES in meta and type(meta[META_CAPABILITIES]) is not dict:
             raise InvalidParams("Invalid params: %s must be an object" % META_CAPABILITIES)
         if in_batch:
@@ -493,18 +522,19 @@ class Session:
         if rid in self.streams:
             del self.streams[rid]
             return
-        reply = self._cancellable.pop(rid, None)
-        if reply is None:
+        queued = self._cancellable.pop(rid, None)
+        if queued is None:
             return
-        # the reply waits in the output, in a batch array there, or in the batch being built
+        reply, notes = queued
+        # the reply waits in the output, in a batch array there, or in the batch being
+        # built; its log and progress notifications (stdio: MUST NOT send any further
+        # messages for it) wait in the output
+        doomed = [reply] + (notes or [])
         containers = [self._out] + [m for m in self._out if type(m) is list]
         if self._batch_replies is not None:
             containers.append(self._batch_replies)
         for container in containers:
-            for i, item in enumerate(container):
-                if item is reply:
-                    del container[i]
-                    return
+            container[:] = [m for m in container if not any(m is d for d in doomed)]
 
     # --- handshake-era handlers ---------------------------------------------------------
 
