@@ -76,21 +76,6 @@ def _nan(name):
     raise ValueError(name)
 
 
-def _depth(value):
-    """How many containers deep ``value`` nests (iterative: PyPy's json parses nesting far
-    deeper than the recursion limit)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict):
-            item = list(item.values())
-        elif not isinstance(item, list):
-            continue
-        deepest = max(deepest, level)
-        stack.extend((v, level + 1) for v in item)
-    return deepest
-
-
 class Generator:
     def __init__(self, seed):
         self.rnd = random.Random(seed)
