@@ -311,8 +311,9 @@ def test_host_closing_stdout_ends_quietly_on_the_next_reply(spawn):
 def test_host_closing_stdout_with_a_large_reply_pending_ends_quietly(spawn):
     server = spawn()
     server.initialize()
-    # ~1 MB reply: far more than a pipe holds, so the server is left waiting to write
-    big = "y" * (1024 * 1024)
+    # ~900 KB reply (under the 1 MiB max_argument_bytes): far more than a pipe holds, so
+    # the server is left waiting to write
+    big = "y" * (900 * 1024)
     server.send(req(2, "prompts/get", {"name": "code_review", "arguments": {"code": big}}))
     server.proc.stdout.close()
     rc, err = server.wait()
@@ -447,9 +448,6 @@ def test_garbage_lines_get_32700_with_null_id_and_the_next_request_is_answered(s
 
 # --- 9. stdin that is not a pipe ----------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: loop.Loop uses selectors.DefaultSelector (epoll on Linux), which refuses regular "
-    "files with EPERM in stdio.StreamPump.__init__ -> loop.add_reader"))
 def test_stdin_redirected_from_a_regular_file_is_served(tmp_path):
     path = tmp_path / "requests.jsonl"
     path.write_bytes(line(initialize()) + line(req(2, "prompts/list")) + line(req(3, "ping")))
@@ -464,8 +462,6 @@ def test_stdin_redirected_from_a_regular_file_is_served(tmp_path):
     assert "code_review" in {p["name"] for p in replies[1]["result"]["prompts"]}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: same as above; /dev/null is a character device that epoll refuses with EPERM"))
 def test_stdin_from_dev_null_exits_0_without_output():
     proc = subprocess.run(server_command(), cwd=REPO, env=_env(),
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -517,9 +513,6 @@ def test_stdin_pipe_is_left_blocking_after_exit():
     assert flags["stdin"] is True
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: stdio.serve_stdio sets O_NONBLOCK on the wire (a dup of fd 1, so the shared "
-    "stdout pipe) and never restores it, unlike stdin"))
 def test_stdout_pipe_is_left_blocking_after_exit():
     rc, out, err, flags = _run_on_own_pipes(line(req(1, "ping")))
     assert rc == 0, err

@@ -187,10 +187,6 @@ def test_every_module_imports_and_stdio_serves_without_fcntl_termios_pwd_grp_res
     assert_serves_prompts([json.loads(raw) for raw in out.splitlines()])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "unix.listen() reaches socket.AF_UNIX without checking it exists, so --socket where "
-    "Unix sockets are unavailable ends in an AttributeError traceback; remove this marker "
-    "once it raises ListenError saying so"))
 def test_socket_transport_where_unix_sockets_are_unavailable_says_so_and_exits_1(tmp_path):
     path = tmp_path / "s"
     rc, out, err = run_without_posix_extras(["--socket", str(path)], tmp_path)

@@ -263,5 +263,34 @@ def test_replace_config_from_a_thread_is_applied_by_the_loop_and_notifies():
     assert names_of(server) == ["three"]
 
 
+def test_a_real_change_is_logged_to_sessions_that_set_a_level():
+    from tinymcp import Server
+    from tinymcp.loop import Loop
+    from tinymcp.pump import Hub, StreamPump
+    server = Server(config(["one"]), list_changed=True)
+    loop = Loop()
+    hub = Hub(loop, server)
+    r_in, w_in = os.pipe()
+    r_out, w_out = os.pipe()
+    try:
+        hub.add(StreamPump(loop, server.session(), r_in, w_out, hub.discard))
+        os.write(w_in, line(initialize()) + line(req(2, "logging/setLevel", {"level": "notice"})))
+        got = b""
+        while got.count(b"\n") < 2:
+            loop.run_once(GUARD)
+            got += os.read(r_out, 65536)
+        assert hub.apply(server._load(config(["two"]))) is True
+        loop.run_once(0)
+        notes = [json.loads(x) for x in os.read(r_out, 65536).split(b"\n") if x]
+        assert notes[0] == LIST_CHANGED
+        assert notes[1]["method"] == "notifications/message"
+        assert notes[1]["params"]["level"] == "notice" and notes[1]["params"]["data"]["prompts"] == 1
+    finally:
+        hub.close()
+        loop.close()
+        for fd in (r_in, w_in, r_out, w_out):
+            os.close(fd)
+
+
 def names_of(server):
     return list(server.config.prompts.names)

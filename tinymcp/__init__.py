@@ -21,13 +21,17 @@ __all__ = ["__version__", "serve", "Server", "Session", "load_config", "progress
 
 
 def serve(config=None, **options):
-    """Serve ``config`` (a dict; the embedded default prompts when None) over stdio.
+    """Serve ``config`` (a dict, a ``Server``, or None for the embedded default prompts)
+    over stdio. Pass a ``Server(config, list_changed=True)`` to replace its prompts from
+    another thread with ``server.replace_config(new)`` while it serves.
 
     Blocks until the client closes stdin or a SIGTERM/SIGINT arrives; returns the exit
     status (0). ``options``: ``page_size``, ``list_changed``, ``limits`` (a dict, see
     docs/security.md), ``log`` (a ``log(level, message, exc=None)`` hook; default stderr).
     """
     from .stdio import serve_stdio
+    if isinstance(config, Server):
+        return serve_stdio(config)
     if config is None:
         from .defaults import DEFAULT_CONFIG as config
     return serve_stdio(Server(config, **options))

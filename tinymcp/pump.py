@@ -7,8 +7,8 @@ is at most ``high`` bytes. Above it the pump neither feeds nor reads until the p
 taken the backlog down to ``low``. So a peer that sends without reading holds at most
 ``high`` + the replies to one run of output, one read (``READ_SIZE``) of unfed input and
 one partial line (the server's line limit), and costs the loop nothing more. (A run,
-not a single line, so that a ``notifications/cancelled`` arriving together with its
-request can still drop the reply the session has queued.)
+not a single line, so that a ``notifications/cancelled`` read together with its request
+can still drop the reply the session has queued; a run is a whole read.)
 Output the server pushes on its own while a pump is paused (list_changed notifications,
 the end of listen streams) may grow the backlog up to ``hard`` bytes; past that the
 connection is closed with a line in the log.
@@ -21,8 +21,9 @@ import sys
 __all__ = ["StreamPump", "Hub", "stderr_log", "READ_SIZE", "DRAIN_SECONDS"]
 
 READ_SIZE = 65536
-#: Input handed to the session per call: whole lines, up to this many bytes.
-FEED_BYTES = 4096
+#: Input handed to the session per call: whole lines, up to this many bytes. One read,
+#: so a notifications/cancelled read together with its request drops the queued reply.
+FEED_BYTES = READ_SIZE
 #: stdio defaults: stop reading input while this much output waits for the peer ...
 HIGH_WATER = 4 * 1024 * 1024
 #: ... and read again once it is down to this much.
@@ -277,6 +278,9 @@ class Hub:
                 pump.send(data)
         server.log("info", "prompts changed (%d now): notified %d session%s" % (
             len(new.prompts), told, "" if told == 1 else "s"))
+        for pump in list(self.pumps):  # logging: a reload is one of the server's events
+            pump.send(pump.session.log_event("notice", {"message": "prompts reloaded",
+                                                        "prompts": len(new.prompts)}))
         return True
 
     def report_config_error(self, message, problems):

@@ -29,11 +29,15 @@ def read_config(path):
     except OSError as exc:
         raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
     try:
-        return json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"), parse_constant=_not_json)
     except UnicodeDecodeError as exc:
         raise ConfigError([(path, "not UTF-8 (byte %d)" % exc.start)])
     except ValueError as exc:
         raise ConfigError([(path, "invalid JSON: %s" % exc)])
+
+
+def _not_json(name):
+    raise ValueError("%s is not valid JSON" % name)
 
 
 def signature(path):

@@ -45,7 +45,9 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None):
     os.dup2(2, out_fd)
     saved_stdout, sys.stdout = sys.stdout, sys.stderr
     in_blocking = _nonblocking_if_pipe(in_fd)
-    _nonblocking_if_pipe(wire)
+    # (the wire shares fd 1's open file: its flag must be put back, or whatever writes to
+    # that pipe after us gets EAGAIN)
+    out_blocking = _nonblocking_if_pipe(wire)
     loop = Loop()
     hub = Hub(loop, server)
     try:
@@ -68,6 +70,11 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None):
             source.detach()
         hub.close()
         loop.close()
+        if out_blocking is not None:
+            try:
+                os.set_blocking(wire, out_blocking)
+            except OSError:
+                pass
         os.close(wire)
         os.dup2(saved_out, out_fd)
         os.close(saved_out)

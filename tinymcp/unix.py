@@ -56,10 +56,20 @@ def peer_allowed(uid, own_uid, allow_uids=()):
     return uid == own_uid or uid == 0 or uid in allow_uids
 
 
+def _peercred_option():
+    """SO_PEERCRED, or None where the platform has none. Some builds (Debian's PyPy 3.9)
+    leave the constant out on Linux, where it is 17 on the common architectures."""
+    opt = getattr(socket, "SO_PEERCRED", None)
+    if opt is None and sys.platform.startswith("linux") and \
+            os.uname().machine in ("x86_64", "i686", "i386", "aarch64", "armv7l", "armv6l", "riscv64"):
+        opt = 17
+    return opt
+
+
 def peer_credentials(sock):
     """``(pid, uid)`` of a connected peer, or None where the platform has no SO_PEERCRED
     (raises OSError when it has but the call fails: the caller refuses the peer)."""
-    opt = getattr(socket, "SO_PEERCRED", None)
+    opt = _peercred_option()
     if opt is None:
         return None
     # struct ucred (Linux) is {pid, uid, gid}; struct sockpeercred (OpenBSD) {uid, gid, pid}
@@ -113,6 +123,8 @@ def _clear_path(path, log):
 def listen(path, log=stderr_log, backlog=None):
     """A non-blocking listening socket bound at ``path`` (mode 0600), and the file's
     ``(st_dev, st_ino)`` so that only this very file is removed at exit."""
+    if not hasattr(socket, "AF_UNIX"):
+        raise ListenError("Unix sockets are not available on this platform; serve on stdio instead")
     _clear_path(path, log)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -181,7 +193,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
         server.log = stderr_log
     log = server.log
     listener, ident = listen(path, log)
-    own_uid = os.geteuid()
+    own_uid = os.geteuid() if hasattr(os, "geteuid") else None
     allow = frozenset(allow_uids)
     numbers = itertools.count(1)
     sockets = {}  # pump -> its socket
@@ -247,7 +259,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
         else:
             loop.add_signal_handler(signal.SIGHUP, lambda signum: log(
                 "info", "SIGHUP: no config file to reload"))
-        if getattr(socket, "SO_PEERCRED", None) is None:
+        if _peercred_option() is None:
             log("info", "no SO_PEERCRED on this platform: access rests on the socket "
                 "file's 0600 mode")
         loop.add_reader(lfd, accept)
