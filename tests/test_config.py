@@ -135,3 +135,9 @@ def test_bool_is_not_an_integer_page_size():
 def test_config_error_str_has_one_line_per_problem():
     err = ConfigError([("a", "x"), ("b.c", "y")])
     assert str(err) == "a: x\nb.c: y"
+
+
+def test_a_duplicate_of_a_fast_prompt_is_reported_and_not_stored():
+    with pytest.raises(ConfigError) as info:
+        load_config({"prompts": [prompt(name="a"), prompt(name="a")]})
+    assert info.value.problems == [("prompts[1].name", "duplicate prompt name 'a'")]

@@ -117,6 +117,18 @@ def main(argv=None, default_config=None, default_name="default config"):
         sys.stdout.write("tinymcp %s\n" % __version__)
         return 0
     from .session import Server
+    # Everything made from here to serving lives as long as the server: no collection
+    # while it is made (each would re-scan it all), then _ready_to_serve() freezes it out
+    # of the collector's way (10,000 prompts: measured in the commit that added this).
+    import gc
+    gc.disable()
+    try:
+        return _main(opts, Server, default_config, default_name)
+    finally:
+        gc.enable()  # (serving turned it back on already; this covers the early returns)
+
+
+def _main(opts, Server, default_config, default_name):
     source = None
     try:
         if opts["config"] is None:
@@ -141,11 +153,7 @@ def main(argv=None, default_config=None, default_name="default config"):
         sys.stdout.write("%s: ok, %d prompt%s\n" % (
             opts["config"] or default_name, n, "" if n == 1 else "s"))
         return 0
-    # Everything loaded so far lives as long as the server: keep the collector from
-    # re-scanning it on every full pass (10,000 prompts: a prompts/list walk 3x faster).
-    import gc
-    if hasattr(gc, "freeze"):  # (PyPy has none)
-        gc.freeze()
+    _ready_to_serve()
     if opts["socket"] is not None:
         from .unix import DEFAULT_MAX_CLIENTS, ListenError, serve_unix
         try:
@@ -157,3 +165,11 @@ def main(argv=None, default_config=None, default_name="default config"):
             return 1
     from .stdio import serve_stdio
     return serve_stdio(server, source=source)
+
+
+def _ready_to_serve():
+    """Hand what start-up made to the permanent generation and collect again from now on."""
+    import gc
+    if hasattr(gc, "freeze"):
+        gc.freeze()
+    gc.enable()

@@ -7,6 +7,7 @@ only bound the ``select`` timeout; with none pending the loop sleeps until an fd
 
 import heapq
 import os
+import select
 import selectors
 import signal
 import threading
@@ -14,6 +15,54 @@ import time
 from collections import deque
 
 __all__ = ["Loop", "Timer"]
+
+READ, WRITE = selectors.EVENT_READ, selectors.EVENT_WRITE
+
+
+class _Epoll:
+    """``select.epoll`` used directly, with the ``selectors`` masks: the loop's select is
+    on every round trip, and ``selectors.EpollSelector.select`` adds a key lookup and a
+    tuple per event in Python (round trip, bench pinned to one CPU: about +4%)."""
+
+    def __init__(self):
+        self._epoll = select.epoll()
+
+    @staticmethod
+    def _flags(mask):
+        return (select.EPOLLIN if mask & READ else 0) | (select.EPOLLOUT if mask & WRITE else 0)
+
+    def register(self, fd, mask):
+        self._epoll.register(fd, self._flags(mask))
+
+    def modify(self, fd, mask):
+        self._epoll.modify(fd, self._flags(mask))
+
+    def unregister(self, fd):
+        self._epoll.unregister(fd)
+
+    def select(self, timeout):
+        # As selectors does: hang-ups and errors wake both directions, so the callbacks
+        # see EOF or the failing write.
+        out_only, in_only = ~select.EPOLLIN, ~select.EPOLLOUT
+        return [(fd, (WRITE if ev & out_only else 0) | (READ if ev & in_only else 0))
+                for fd, ev in self._epoll.poll(-1 if timeout is None else timeout)]
+
+    def close(self):
+        self._epoll.close()
+
+
+class _Selector:
+    """Any other platform: the ``selectors`` default, answering ``(fd, mask)`` pairs."""
+
+    def __init__(self):
+        self._selector = selectors.DefaultSelector()
+        self.register = self._selector.register
+        self.modify = self._selector.modify
+        self.unregister = self._selector.unregister
+        self.close = self._selector.close
+
+    def select(self, timeout):
+        return [(key.fd, mask) for key, mask in self._selector.select(timeout)]
 
 
 class Timer:
@@ -34,7 +83,7 @@ class Timer:
 
 class Loop:
     def __init__(self):
-        self.selector = selectors.DefaultSelector()
+        self.selector = _Epoll() if hasattr(select, "epoll") else _Selector()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
@@ -59,7 +108,7 @@ class Loop:
 
     def _set(self, fd, reader, writer):
         handlers = self._handlers
-        mask = (selectors.EVENT_READ if reader else 0) | (selectors.EVENT_WRITE if writer else 0)
+        mask = (READ if reader else 0) | (WRITE if writer else 0)
         if fd in self._ready:  # not in the selector: see below
             if mask:
                 handlers[fd] = self._ready[fd] = (reader, writer)
@@ -184,16 +233,15 @@ class Loop:
     def run_once(self, timeout):
         """Wait up to ``timeout`` seconds (None: forever) and serve what is ready."""
         handlers = self._handlers
-        both = selectors.EVENT_READ | selectors.EVENT_WRITE
-        ready = [(fd, both) for fd in self._ready]
-        for fd, mask in ready + [(key.fd, mask) for key, mask in
-                                 self.selector.select(0 if ready else self._timeout(timeout))]:
+        ready = [(fd, READ | WRITE) for fd in self._ready]
+        events = self.selector.select(0 if ready else self._timeout(timeout))
+        for fd, mask in ready + events if ready else events:
             # look the callbacks up again: an earlier callback may have changed them
             reader, writer = handlers.get(fd, (None, None))
-            if mask & selectors.EVENT_READ and reader is not None:
+            if mask & READ and reader is not None:
                 reader()
                 writer = handlers.get(fd, (None, None))[1]
-            if mask & selectors.EVENT_WRITE and writer is not None:
+            if mask & WRITE and writer is not None:
                 writer()
         self._run_timers()
         self._run_pending()

@@ -39,7 +39,7 @@ class PromptSet:
     __slots__ = ("by_name", "names")
 
     def __init__(self, prompts):
-        self.by_name = {p.name: p for p in prompts}
+        self.by_name = prompts if type(prompts) is dict else {p.name: p for p in prompts}
         self.names = sorted(self.by_name)
 
     def __len__(self):
@@ -146,7 +146,7 @@ def load_config(config):
         check.fail("log_level", "expected one of %s, got %s" % (", ".join(_LOG_LEVELS), shown(log_level)))
     limits = Limits.from_wire(check, config["limits"], "limits") if "limits" in config else {}
     raw = check.field(config, "prompts", "", "list", required=True)
-    prompts = []
+    entries = {}
     seen = set()
     for i, item in enumerate(raw or ()):
         path = "prompts[%d]" % i
@@ -158,10 +158,10 @@ def load_config(config):
             seen.add(name)
         prompt = Prompt.from_wire(check, item, path)
         if prompt is not None:
-            prompts.append(prompt)
+            entries[name] = prompt
     if check.problems:
         raise ConfigError(check.problems)
-    loaded = ServerConfig(PromptSet(prompts), page_size=page_size or DEFAULT_PAGE_SIZE,
+    loaded = ServerConfig(PromptSet(entries), page_size=page_size or DEFAULT_PAGE_SIZE,
                           ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
                           cache_scope=cache_scope, **info)
     loaded.source = config
