@@ -12,18 +12,24 @@ __all__ = ["Template", "parse_template"]
 class Template:
     """A parsed template: ``parts`` alternates literal text (even) and names (odd)."""
 
-    __slots__ = ("parts", "names", "_head", "_pairs")
+    __slots__ = ("parts", "_pairs")
 
     def __init__(self, parts):
         self.parts = parts
-        self.names = parts[1::2]
-        self._head = parts[0]
-        self._pairs = tuple(zip(parts[1::2], parts[2::2]))
+        self._pairs = None  # (name, following literal) pairs, made on first render
+
+    @property
+    def names(self):
+        return self.parts[1::2]
 
     def render(self, values):
-        out = [self._head]
+        pairs = self._pairs
+        if pairs is None:
+            parts = self.parts
+            pairs = self._pairs = tuple(zip(parts[1::2], parts[2::2]))
+        out = [self.parts[0]]
         get = values.get
-        for name, literal in self._pairs:
+        for name, literal in pairs:
             out.append(get(name, ""))
             out.append(literal)
         return "".join(out)
