@@ -147,3 +147,16 @@ def simple_config(n=3, **extra):
 @pytest.fixture
 def wire():
     return Wire(simple_config())
+
+
+def reap(proc):
+    """Kill ``proc`` if it still runs and close its pipes (a test's clean-up)."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    for f in (proc.stdin, proc.stdout, proc.stderr):
+        if f is not None:
+            try:
+                f.close()
+            except OSError:  # stdin with unflushed bytes into a dead process
+                pass

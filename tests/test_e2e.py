@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from conftest import PACKAGE_DIR, server_command, server_env
+from conftest import PACKAGE_DIR, reap, server_command, server_env
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and signals")
 
@@ -145,15 +145,7 @@ class Server:
         return self.proc.stderr.read().decode("utf-8", "replace")
 
     def cleanup(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if f is not None:
-                try:
-                    f.close()
-                except OSError:  # stdin with unflushed bytes into a dead process
-                    pass
+        reap(self.proc)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ nothing; listChanged is true exactly when a change source exists.
 every wait is for a frame or a stderr line, with ``GUARD`` only as a failure guard.
 """
 
+import contextlib
 import json
 import os
 import signal
@@ -220,23 +221,41 @@ def test_python_api_replace_from_another_thread_reaches_a_running_session(world)
 
 # --- in process: the hub -----------------------------------------------------------------------
 
-def test_replace_config_from_a_thread_is_applied_by_the_loop_and_notifies():
-    from tinymcp import ConfigError, Server
+@contextlib.contextmanager
+def piped_hub(names):
+    """A server with list_changed, its loop and hub, one pump between two pipes:
+    yields (server, loop, hub, write_to_server, read_from_server)."""
+    from tinymcp import Server
     from tinymcp.loop import Loop
     from tinymcp.pump import Hub, StreamPump
-    server = Server(config(["one"]), list_changed=True)
+    server = Server(config(names), list_changed=True)
     loop = Loop()
     hub = Hub(loop, server)
     r_in, w_in = os.pipe()
     r_out, w_out = os.pipe()
     try:
-        pump = StreamPump(loop, server.session(), r_in, w_out, hub.discard)
-        hub.add(pump)
+        hub.add(StreamPump(loop, server.session(), r_in, w_out, hub.discard))
+        yield server, loop, hub, w_in, r_out
+    finally:
+        hub.close()
+        loop.close()
+        for fd in (r_in, w_in, r_out, w_out):
+            os.close(fd)
+
+
+def _read_lines(loop, fd, count):
+    got = b""
+    while got.count(b"\n") < count:
+        loop.run_once(GUARD)
+        got += os.read(fd, 65536)
+    return got
+
+
+def test_replace_config_from_a_thread_is_applied_by_the_loop_and_notifies():
+    from tinymcp import ConfigError
+    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
         os.write(w_in, line(initialize()))
-        got = b""
-        while got.count(b"\n") < 1:
-            loop.run_once(GUARD)
-            got += os.read(r_out, 65536)
+        _read_lines(loop, r_out, 1)
         thread_error = []
 
         def worker():
@@ -253,43 +272,21 @@ def test_replace_config_from_a_thread_is_applied_by_the_loop_and_notifies():
         loop.run_once(GUARD)
         assert names_of(server) == ["two"]
         assert json.loads(os.read(r_out, 65536)) == LIST_CHANGED
-    finally:
-        hub.close()
-        loop.close()
-        for fd in (r_in, w_in, r_out, w_out):
-            os.close(fd)
     # with no loop left, a replace is applied at once
     server.replace_config(config(["three"]))
     assert names_of(server) == ["three"]
 
 
 def test_a_real_change_is_logged_to_sessions_that_set_a_level():
-    from tinymcp import Server
-    from tinymcp.loop import Loop
-    from tinymcp.pump import Hub, StreamPump
-    server = Server(config(["one"]), list_changed=True)
-    loop = Loop()
-    hub = Hub(loop, server)
-    r_in, w_in = os.pipe()
-    r_out, w_out = os.pipe()
-    try:
-        hub.add(StreamPump(loop, server.session(), r_in, w_out, hub.discard))
+    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
         os.write(w_in, line(initialize()) + line(req(2, "logging/setLevel", {"level": "notice"})))
-        got = b""
-        while got.count(b"\n") < 2:
-            loop.run_once(GUARD)
-            got += os.read(r_out, 65536)
+        _read_lines(loop, r_out, 2)
         assert hub.apply(server._load(config(["two"]))) is True
         loop.run_once(0)
         notes = [json.loads(x) for x in os.read(r_out, 65536).split(b"\n") if x]
         assert notes[0] == LIST_CHANGED
         assert notes[1]["method"] == "notifications/message"
         assert notes[1]["params"]["level"] == "notice" and notes[1]["params"]["data"]["prompts"] == 1
-    finally:
-        hub.close()
-        loop.close()
-        for fd in (r_in, w_in, r_out, w_out):
-            os.close(fd)
 
 
 def names_of(server):

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from conftest import server_command, server_env
+from conftest import reap, server_command, server_env
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GUARD = 20.0
@@ -236,15 +236,7 @@ class Proc:
         return rc, self.stderr, self.out.buf + self.proc.stdout.read()
 
     def cleanup(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if f is not None:
-                try:
-                    f.close()
-                except OSError:
-                    pass
+        reap(self.proc)
 
 
 class World:

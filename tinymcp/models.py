@@ -82,6 +82,15 @@ class Check:
                 self.fail(_join(path, key), "unknown key" + (
                     " (did you mean %r?)" % hint if hint else ""))
 
+    def unique_name(self, obj, path, seen, what):
+        """Record ``obj["name"]`` in ``seen``, failing on a duplicate; done even when
+        ``obj`` has other problems, so one run lists them all without follow-up errors."""
+        name = obj.get("name") if isinstance(obj, dict) else None
+        if isinstance(name, str):
+            if name in seen:
+                self.fail(path + ".name", "duplicate %s name %r" % (what, name))
+            seen.add(name)
+
     def field(self, obj, key, path, kind, required=False):
         """``obj[key]`` if present and of ``kind`` ('string', 'boolean', 'integer',
         'number', 'list', 'object', 'callable'); else record a problem."""
@@ -120,6 +129,14 @@ def _check_json(check, obj, key, path):
             encode(value)
         except (ValueError, TypeError, RecursionError) as exc:
             check.fail(_join(path, key), "expected JSON data: %s" % exc)
+
+
+def _identity(check, obj, path):
+    """``(name, title, description)`` of a prompt or an argument: a non-empty name."""
+    name = check.field(obj, "name", path, "string", required=True)
+    if name == "":
+        check.fail(path + ".name", "expected a non-empty string")
+    return name, check.field(obj, "title", path, "string"), check.field(obj, "description", path, "string")
 
 
 def _join(path, key):
@@ -412,11 +429,7 @@ class PromptArgument:
             return None
         before = len(check.problems)
         check.keys(arg, path, cls.KEYS)
-        name = check.field(arg, "name", path, "string", required=True)
-        if name == "":
-            check.fail(path + ".name", "expected a non-empty string")
-        title = check.field(arg, "title", path, "string")
-        description = check.field(arg, "description", path, "string")
+        name, title, description = _identity(check, arg, path)
         required = check.field(arg, "required", path, "boolean")
         default = check.field(arg, "default", path, "string")
         if required and default is not None:
@@ -493,11 +506,7 @@ class Prompt:
             return None
         before = len(check.problems)
         check.keys(p, path, cls.KEYS)
-        name = check.field(p, "name", path, "string", required=True)
-        if name == "":
-            check.fail(path + ".name", "expected a non-empty string")
-        title = check.field(p, "title", path, "string")
-        description = check.field(p, "description", path, "string")
+        name, title, description = _identity(check, p, path)
         _check_json(check, p, "_meta", path)
         meta = p.get("_meta")
         icons = p.get("icons")
@@ -508,12 +517,7 @@ class Prompt:
         seen = set()
         for i, raw in enumerate(raw_args):
             apath = "%s.arguments[%d]" % (path, i)
-            arg_name = raw.get("name") if isinstance(raw, dict) else None
-            if isinstance(arg_name, str):
-                # known even when the argument has other problems: no follow-up errors
-                if arg_name in seen:
-                    check.fail(apath + ".name", "duplicate argument name %r" % arg_name)
-                seen.add(arg_name)
+            check.unique_name(raw, apath, seen, "argument")
             arg = PromptArgument.from_wire(check, raw, apath)
             if arg is not None:
                 arguments.append(arg)

@@ -150,15 +150,10 @@ def load_config(config):
     seen = set()
     for i, item in enumerate(raw or ()):
         path = "prompts[%d]" % i
-        name = item.get("name") if isinstance(item, dict) else None
-        if isinstance(name, str):
-            # checked even when the prompt has other problems, so one run lists them all
-            if name in seen:
-                check.fail(path + ".name", "duplicate prompt name %r" % name)
-            seen.add(name)
+        check.unique_name(item, path, seen, "prompt")
         prompt = Prompt.from_wire(check, item, path)
         if prompt is not None:
-            entries[name] = prompt
+            entries[prompt.name] = prompt
     if check.problems:
         raise ConfigError(check.problems)
     loaded = ServerConfig(PromptSet(entries), page_size=page_size or DEFAULT_PAGE_SIZE,

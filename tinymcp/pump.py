@@ -16,6 +16,7 @@ connection is closed with a line in the log.
 
 import errno
 import os
+import signal
 import sys
 
 __all__ = ["StreamPump", "Hub", "stderr_log", "READ_SIZE", "DRAIN_SECONDS"]
@@ -292,6 +293,27 @@ class Hub:
                 "problems": [{"path": path, "message": msg} for path, msg in problems]}
         for pump in list(self.pumps):
             pump.send(pump.session.log_event("error", data))
+
+    def run(self, source=None, before_drain=None):
+        """Serve until SIGTERM/SIGINT or ``loop.stop()``, with ``source`` (a
+        ``reload.ConfigFile``) reloading meanwhile; then ``before_drain()`` (e.g. stop
+        accepting), ``shutdown()``, and stop taking config changes."""
+        loop = self.loop
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, lambda signum: loop.stop())
+        if source is not None:
+            source.attach(loop, self.server, self.report_config_error)
+        try:
+            loop.run()
+            if before_drain is not None:
+                before_drain()
+            if source is not None:
+                source.detach()
+            self.shutdown(DRAIN_SECONDS)
+        finally:
+            if source is not None:
+                source.detach()
+            self.close()
 
     def shutdown(self, seconds=DRAIN_SECONDS):
         """End every session's streams, give output ``seconds`` to drain, close the rest."""

@@ -586,15 +586,20 @@ class Session:
             self._cache_hints(result)
         return result
 
+    def _prompt(self, name):
+        prompt = self.server.config.prompts.get(name)
+        if prompt is None:
+            # prompts "Error Handling": invalid prompt name -32602
+            raise InvalidParams("Unknown prompt: %s" % clip(name))
+        return prompt
+
     def _prompts_get(self, params, call):
         # 2026-07-28: inputResponses/requestState (mrtr) are accepted and ignored: no
         # prompt of ours ever answers input_required.
         name = params.get("name")
         if type(name) is not str:
             raise InvalidParams("Invalid params: name must be a string")
-        prompt = self.server.config.prompts.get(name)
-        if prompt is None:
-            raise InvalidParams("Unknown prompt: %s" % clip(name))
+        prompt = self._prompt(name)
         limits = self.server.limits
         arguments = check_arguments(prompt, params.get("arguments"), limits)
         messages = render(prompt, arguments)
@@ -632,9 +637,7 @@ class Session:
         if type(argument) is not dict or type(argument.get("name")) is not str \
                 or type(argument.get("value")) is not str:
             raise InvalidParams("Invalid params: argument must be an object with string name and value")
-        prompt = self.server.config.prompts.get(name)
-        if prompt is None:
-            raise InvalidParams("Unknown prompt: %s" % clip(name))
+        prompt = self._prompt(name)
         context = None
         if call.version >= V_CONTEXT:  # completion: context.arguments from 2025-06-18 on
             ctx = params.get("context")

@@ -7,12 +7,11 @@ point at stderr: a stray ``print()`` (or a child process) cannot corrupt the str
 """
 
 import os
-import signal
 import stat
 import sys
 
 from .loop import Loop
-from .pump import DRAIN_SECONDS, Hub, StreamPump, stderr_log
+from .pump import Hub, StreamPump, stderr_log
 from .session import no_log
 
 __all__ = ["serve_stdio", "stderr_log", "StreamPump"]
@@ -57,18 +56,9 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None):
 
         hub.add(StreamPump(loop, server.session(), in_fd, wire, closed, log=server.log,
                            name="stdio"))
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, lambda signum: loop.stop())
-        if source is not None:
-            source.attach(loop, server, hub.report_config_error)
-        loop.run()
-        if source is not None:
-            source.detach()
-        hub.shutdown(DRAIN_SECONDS)
+        hub.run(source)
     finally:
-        if source is not None:
-            source.detach()
-        hub.close()
+        hub.close()  # (hub.run did, unless something failed before it)
         loop.close()
         if out_blocking is not None:
             try:

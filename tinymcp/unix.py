@@ -24,7 +24,7 @@ import struct
 import sys
 
 from .loop import Loop
-from .pump import DRAIN_SECONDS, READ_SIZE, Hub, StreamPump, stderr_log
+from .pump import READ_SIZE, Hub, StreamPump, stderr_log
 from .session import no_log
 
 __all__ = ["serve_unix", "listen", "ListenError", "peer_allowed", "peer_credentials",
@@ -187,7 +187,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
 
     Raises ``ListenError`` before serving when the path cannot be used. At shutdown:
     stop accepting, end each session's listen streams, give pending output
-    ``DRAIN_SECONDS``, close every connection, remove the socket file.
+    ``pump.DRAIN_SECONDS``, close every connection, remove the socket file.
     """
     if server.log is no_log:
         server.log = stderr_log
@@ -250,13 +250,13 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
         sockets[pump] = conn
         hub.add(pump)
 
+    def stop_accepting():
+        loop.forget(lfd)
+        listener.close()
+
     try:
         _raise_fd_limit(max_clients + 64, log)
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, lambda signum: loop.stop())
-        if source is not None:
-            source.attach(loop, server, hub.report_config_error)
-        else:
+        if source is None:
             loop.add_signal_handler(signal.SIGHUP, lambda signum: log(
                 "info", "SIGHUP: no config file to reload"))
         if _peercred_option() is None:
@@ -264,15 +264,8 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
                 "file's 0600 mode")
         loop.add_reader(lfd, accept)
         log("info", "listening on %s" % path)
-        loop.run()
-        loop.forget(lfd)
-        listener.close()  # stop accepting before the drain
-        if source is not None:
-            source.detach()
-        hub.shutdown(DRAIN_SECONDS)
+        hub.run(source, before_drain=stop_accepting)
     finally:
-        if source is not None:
-            source.detach()
         hub.close()
         for sock in list(sockets.values()):
             sock.close()
