@@ -14,7 +14,7 @@ from .template import Template, parse_template
 
 __all__ = [
     "LEGACY_VERSIONS", "MODERN_VERSIONS", "ALL_VERSIONS", "Check", "Prompt", "PromptArgument",
-    "message_from_wire", "messages_from_render", "shape_content",
+    "message_from_wire", "messages_from_render", "shape_content", "fast_prompt",
 ]
 
 #: Handshake-era revisions, oldest first (lifecycle "Version Negotiation").
@@ -498,7 +498,7 @@ class Prompt:
 
     @classmethod
     def from_wire(cls, check, obj, path):
-        fast = _fast_prompt(obj)
+        fast = fast_prompt(obj)
         if fast is not None:
             return fast
         p = check.obj(obj, path)
@@ -573,7 +573,7 @@ _FAST_ARG_KEYS = frozenset(("name", "title", "description", "required", "default
 _STR_OR_NONE = (str, type(None))
 
 
-def _fast_prompt(p):
+def fast_prompt(p):
     """The common prompt shape (text messages, plain arguments) validated with direct
     checks: a ``Prompt``, or None for anything else or anything wrong, which the full
     validator then examines and reports. About 4x cheaper than the full validator."""

@@ -9,7 +9,7 @@ from bisect import bisect_right
 
 from .errors import ConfigError, InvalidParams, clip
 from .limits import Limits
-from .models import Check, Prompt, describe, messages_from_render, shown
+from .models import Check, Prompt, describe, fast_prompt, messages_from_render, shown
 
 __all__ = ["ServerConfig", "PromptSet", "load_config", "CallbackFailed", "DEFAULT_PAGE_SIZE",
            "MAX_COMPLETIONS", "complete_argument"]
@@ -149,11 +149,18 @@ def load_config(config):
     entries = {}
     seen = set()
     for i, item in enumerate(raw or ()):
-        path = "prompts[%d]" % i
-        check.unique_name(item, path, seen, "prompt")
-        prompt = Prompt.from_wire(check, item, path)
-        if prompt is not None:
-            entries[prompt.name] = prompt
+        prompt = fast_prompt(item)  # the common shape, checked directly (the 10k-prompt path)
+        if prompt is None:  # anything else: the full validator names every problem
+            path = "prompts[%d]" % i
+            check.unique_name(item, path, seen, "prompt")
+            prompt = Prompt.from_wire(check, item, path)
+            if prompt is None:
+                continue
+        elif prompt.name in seen:
+            check.fail("prompts[%d].name" % i, "duplicate prompt name %r" % prompt.name)
+        else:
+            seen.add(prompt.name)
+        entries[prompt.name] = prompt
     if check.problems:
         raise ConfigError(check.problems)
     loaded = ServerConfig(PromptSet(entries), page_size=page_size or DEFAULT_PAGE_SIZE,
