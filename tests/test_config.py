@@ -141,3 +141,23 @@ def test_a_duplicate_of_a_fast_prompt_is_reported_and_not_stored():
     with pytest.raises(ConfigError) as info:
         load_config({"prompts": [prompt(name="a"), prompt(name="a")]})
     assert info.value.problems == [("prompts[1].name", "duplicate prompt name 'a'")]
+
+
+def test_an_unhashable_content_type_is_a_config_error():
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": {"type": ["text"]}}])]}
+    assert problems(config) == [("prompts[0].messages[0].content.type",
+                                 "expected one of 'text', 'image', 'audio', 'resource', "
+                                 "'resource_link', got a list")]
+
+
+@pytest.mark.parametrize("options, expected", [
+    ({"page_size": 0}, [("page_size", "expected an integer of 1 or more, got 0")]),
+    ({"page_size": True}, [("page_size", "expected an integer, got true")]),
+    ({"limits": {"max_depth": True}}, [("limits.max_depth", "expected an integer, got true")]),
+    ({"limits": {"max_batch": -5}}, [("limits.max_batch", "expected an integer of 1 or more, got -5")]),
+])
+def test_server_options_are_validated_like_the_config(options, expected):
+    from tinymcp import Server
+    with pytest.raises(ConfigError) as info:
+        Server({"prompts": []}, **options)
+    assert info.value.problems == expected

@@ -344,3 +344,9 @@ def test_discover_params_must_be_an_object(params):
     m.validate = False
     [reply] = m.feed({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": params})
     assert reply["error"]["code"] == -32602
+
+
+def test_an_unhashable_log_level_is_invalid_params():
+    m = Modern()
+    reply = one(m.call("prompts/list", **{"io.modelcontextprotocol/logLevel": ["debug"]}))
+    assert reply["error"]["code"] == -32602

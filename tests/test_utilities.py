@@ -327,3 +327,10 @@ def test_conformance_fixture_prompt_with_arguments_and_completion():
     completion = complete(wire, "arg1", "par", name="test_prompt_with_arguments")["result"]["completion"]
     assert completion == {"values": ["paris", "park"], "total": 2, "hasMore": False}
     assert complete(wire, "arg2", "x", name="test_prompt_with_arguments")["result"]["completion"]["values"] == []
+
+
+def test_complete_callable_returning_one_string_is_an_internal_error():
+    wire = Wire(completion_config(arguments=[{"name": "a", "complete": lambda v, c: "abc"}],
+                                  messages=[{"role": "user", "text": "{a}"}]), log=lambda *a: None)
+    wire.initialize()
+    assert complete(wire, "a", "")["error"]["code"] == -32603

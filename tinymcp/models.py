@@ -248,7 +248,7 @@ def content_from_wire(check, obj, path, templated=None):
     if block is None:
         return None
     kind = block.get("type")
-    if kind not in _BLOCK_KEYS:
+    if type(kind) is not str or kind not in _BLOCK_KEYS:
         check.fail(_join(path, "type"), "expected one of %s, got %s" % (
             ", ".join(repr(k) for k in _BLOCK_KEYS), shown(kind)))
         return None

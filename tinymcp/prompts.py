@@ -92,10 +92,11 @@ class ServerConfig:
     """What a server serves: identity, instructions, page size and the prompt set."""
 
     __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts", "ttl_ms",
-                 "cache_scope", "log_level", "limits", "source")
+                 "cache_scope", "log_level", "limits")
 
     def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
-                 page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public"):
+                 page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public",
+                 log_level=None, limits=None):
         from . import __version__
         self.prompts = prompts
         self.name = name
@@ -106,11 +107,9 @@ class ServerConfig:
         self.ttl_ms = ttl_ms
         self.cache_scope = cache_scope
         #: handshake-era sessions start logging at this level (None: not until logging/setLevel)
-        self.log_level = None
-        #: the config's ``limits`` values (a dict; defaults are in limits.Limits)
-        self.limits = {}
-        #: the dict this config was loaded from (to tell a real change from a touch)
-        self.source = None
+        self.log_level = log_level
+        #: the limits in force (``Limits``): defaults, then the config's ``limits`` object
+        self.limits = limits if limits is not None else Limits()
 
 
 def load_config(config):
@@ -163,13 +162,10 @@ def load_config(config):
         entries[prompt.name] = prompt
     if check.problems:
         raise ConfigError(check.problems)
-    loaded = ServerConfig(PromptSet(entries), page_size=page_size or DEFAULT_PAGE_SIZE,
-                          ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
-                          cache_scope=cache_scope, **info)
-    loaded.source = config
-    loaded.log_level = log_level
-    loaded.limits = limits
-    return loaded
+    return ServerConfig(PromptSet(entries), page_size=page_size or DEFAULT_PAGE_SIZE,
+                        ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
+                        cache_scope=cache_scope, log_level=log_level, limits=Limits(**limits),
+                        **info)
 
 
 def check_arguments(prompt, arguments, limits):
@@ -282,6 +278,8 @@ def complete_argument(prompt, name, value, context):
                 values = arg.complete(value, context)
             else:
                 values = prompt.complete(name, value, context)
+            if isinstance(values, (str, bytes)):
+                raise TypeError("complete() must return a list of strings, not one string")
             values = list(values)
             if not all(isinstance(v, str) for v in values):
                 raise TypeError("complete() must return strings")

@@ -266,11 +266,9 @@ class Hub:
             self.server.apply_config(new)  # the loop is gone: no session to tell
 
     def apply(self, new):
-        """Swap the config in (loop thread); notify every session if the prompts changed."""
+        """Swap the config in (loop thread) and notify every session that asked."""
         server = self.server
-        if not server.apply_config(new):
-            server.log("info", "config replaced: the prompts did not change")
-            return False
+        server.apply_config(new)
         told = 0
         for pump in list(self.pumps):
             data = pump.session.prompts_changed()
@@ -282,7 +280,6 @@ class Hub:
         for pump in list(self.pumps):  # logging: a reload is one of the server's events
             pump.send(pump.session.log_event("notice", {"message": "prompts reloaded",
                                                         "prompts": len(new.prompts)}))
-        return True
 
     def report_config_error(self, message, problems):
         """A reload was refused and the old prompts stay (the caller logged it on stderr):

@@ -22,12 +22,21 @@ WATCH_INTERVAL = 0.1
 
 def read_config(path):
     """Load a JSON config file; errors name the file and the position."""
-    import json
+    return parse_config(path, read_bytes(path))
+
+
+def read_bytes(path):
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            return f.read()
     except OSError as exc:
         raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
+
+
+def parse_config(path, data):
+    """The config in ``data`` (the bytes of the file ``path``), as JSON with no NaN or
+    Infinity; errors name the file and the position."""
+    import json
     try:
         return json.loads(data.decode("utf-8"), parse_constant=_not_json)
     except UnicodeDecodeError as exc:
@@ -61,13 +70,17 @@ class ConfigFile:
         self.loaded = None  # the signature of the file last read (valid or not)
         self._seen = None   # the signature at the previous check
         self.loop = self.server = self._timer = None
+        self.served = None  # the bytes of the config being served
         self._on_error = None
         self.attached = False
 
     def load(self):
         """Read the file (stat first, so a write during the read is seen as a change)."""
         self.loaded = self._seen = signature(self.path)
-        return read_config(self.path)
+        data = read_bytes(self.path)
+        config = parse_config(self.path, data)
+        self.served = data
+        return config
 
     def attach(self, loop, server, on_error=None):
         self.loop, self.server, self._on_error = loop, server, on_error
@@ -98,8 +111,13 @@ class ConfigFile:
         """Read, validate and hand over the file; on any problem keep the old prompts."""
         log = self.server.log
         try:
-            data = self.load()
-            self.server.replace_config(data)
+            self.loaded = self._seen = signature(self.path)
+            data = read_bytes(self.path)
+            if data == self.served:  # touched, or rewritten as it was: nothing changed
+                log("info", "%s (%s) is unchanged: nothing to reload" % (self.path, why))
+                return True
+            self.server.replace_config(parse_config(self.path, data))
+            self.served = data
         except ConfigError as exc:
             message = "invalid config %s (%s): still serving the previous prompts" % (
                 self.path, why)

@@ -29,11 +29,11 @@ else assigns ``self.state``. Modern ``subscriptions/listen`` streams are kept in
 import gc
 import itertools
 
-from .errors import (InternalError, InvalidParams, InvalidRequest, MethodNotFound,
+from .errors import (ConfigError, InternalError, InvalidParams, InvalidRequest, MethodNotFound,
                      ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
 from .jsonrpc import TOO_LONG, LineBuffer, check_id, decode, encode
 from .limits import Limits, depth
-from .models import (ALL_VERSIONS, LEGACY_VERSIONS, MODERN_VERSIONS, V_ICONS, V_TITLES,
+from .models import (ALL_VERSIONS, Check, LEGACY_VERSIONS, MODERN_VERSIONS, V_ICONS, V_TITLES,
                      needs_shaping, shape_content)
 from .prompts import (CallbackFailed, check_arguments, complete_argument, load_config, render,
                       rendered_size)
@@ -57,7 +57,6 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 _SEVERITY = {name: i for i, name in enumerate(LOG_LEVELS)}
 
 _error_ids = itertools.count(1)
-_DEFAULT_LIMITS = Limits()
 
 #: The calls being served, innermost last: what ``progress()`` reports on. The loop is
 #: single-threaded, so callables run while exactly their own call is on top.
@@ -112,8 +111,16 @@ class Server:
     """
 
     def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None):
+        check = Check()
+        if page_size is not None:
+            page_size = check.field({"page_size": page_size}, "page_size", "", "integer")
+            if page_size is not None and page_size < 1:
+                check.fail("page_size", "expected an integer of 1 or more, got %d" % page_size)
+        overrides = Limits.from_wire(check, limits, "limits") if limits is not None else {}
+        if check.problems:
+            raise ConfigError(check.problems)
         self.page_size = page_size
-        self._limit_overrides = dict(limits or {})
+        self._limit_overrides = overrides
         self._change_hooks = []
         self.config = self._load(config)
         self.log = log or no_log
@@ -136,13 +143,14 @@ class Server:
         return new
 
     def apply_config(self, new):
-        """Swap in an already validated config; True when the prompts really changed.
+        """Swap in an already validated config (from the loop's thread, with a transport
+        running); the caller then sends each session's ``prompts_changed()`` bytes."""
+        self.config = new
 
-        Transports call this from their loop, then send each session's
-        ``prompts_changed()`` bytes when it returns True.
-        """
-        old, self.config = self.config, new
-        return old.source is None or new.source is None or old.source != new.source
+    @property
+    def limits(self):
+        """The limits in force: defaults < the config's ``limits`` < ``Server(limits=...)``."""
+        return self.config.limits
 
     def add_change_hook(self, hook):
         """``hook(new_config)`` is called by ``replace_config`` instead of applying it."""
@@ -161,10 +169,11 @@ class Server:
         finally:
             if gc_was_enabled:
                 gc.enable()
+        # (a fresh ServerConfig: nothing live changes until apply_config)
         if self.page_size is not None:
             config.page_size = self.page_size
-        #: the limits in force: defaults < the config's ``limits`` < ``Server(limits=...)``
-        self.limits = _DEFAULT_LIMITS.merged(config.limits).merged(self._limit_overrides)
+        if self._limit_overrides:
+            config.limits = config.limits.merged(self._limit_overrides)
         return config
 
     def session(self):
@@ -475,7 +484,7 @@ class Session:
         threshold = None
         if META_LOG_LEVEL in meta:
             level = meta[META_LOG_LEVEL]
-            if level not in _SEVERITY or type(level) is not str:
+            if type(level) is not str or level not in _SEVERITY:
                 # 2026-07-28 logging "Error Handling": an unknown level SHOULD get -32602
                 raise InvalidParams("Invalid params: %s must be one of %s"
                                     % (META_LOG_LEVEL, ", ".join(LOG_LEVELS)))
