@@ -9,7 +9,6 @@ import sys
 
 from . import __version__
 from .errors import ConfigError
-from .reload import read_config  # noqa: F401  (kept importable from here)
 
 USAGE = """\
 usage: python3 -m tinymcp [--config FILE.json] [--page-size N] [--watch]

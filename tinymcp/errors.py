@@ -2,7 +2,7 @@
 
 ``ProtocolError`` is what the session turns into a JSON-RPC error object; it is
 the only exception that ever reaches the wire, and only through
-``Session._error`` (the one exception-to-error boundary).
+``Session._answer`` (the one exception-to-error boundary).
 """
 
 __all__ = [
@@ -44,12 +44,10 @@ class ProtocolError(TinyMCPError):
 
     code = INTERNAL_ERROR
 
-    def __init__(self, message, data=None, code=None):
+    def __init__(self, message, data=None):
         super().__init__(message)
         self.message = message
         self.data = data
-        if code is not None:
-            self.code = code
 
     def to_wire(self):
         err = {"code": self.code, "message": self.message}

@@ -90,7 +90,7 @@ class LineBuffer:
         out.append(TOO_LONG)
 
 
-def _reject_constant(name):
+def reject_constant(name):
     # Python's json accepts NaN/Infinity/-Infinity; JSON (RFC 8259) does not.
     raise ValueError("%s is not valid JSON" % name)
 
@@ -103,7 +103,7 @@ def _parse_int(digits):
     return int(digits)
 
 
-_decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int)
+_decoder = json.JSONDecoder(parse_constant=reject_constant, parse_int=_parse_int)
 _scan_once = _decoder.scan_once
 
 

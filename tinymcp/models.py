@@ -24,11 +24,14 @@ MODERN_VERSIONS = ("2026-07-28",)
 ALL_VERSIONS = LEGACY_VERSIONS + MODERN_VERSIONS
 
 # Revision strings are ISO dates, so plain string comparison orders them.
-V_AUDIO = "2025-03-26"        # AudioContent appears
-V_TITLES = "2025-06-18"       # title, _meta, ResourceLink, Annotations.lastModified
-V_ICONS = "2025-11-25"        # icons on Prompt and ResourceLink
+V_2025_03_26 = "2025-03-26"  # AudioContent, ServerCapabilities.completions, progress message
+V_2025_06_18 = "2025-06-18"  # title, _meta, ResourceLink, lastModified, completion context
+V_2025_11_25 = "2025-11-25"  # icons on Prompt and ResourceLink
 
 ROLES = ("user", "assistant")
+
+#: RFC 5424 severities, lowest first (every revision's logging page, "Log Levels").
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 _EMPTY_TUPLE = ()
 _EMPTY_DICT = {}  # shared: never written to (Prompt._defaults when no argument has one)
@@ -373,12 +376,12 @@ def shape_content(block, version):
     where the revision has no such field (docs/decisions.md).
     """
     kind = block["type"]
-    if kind == "audio" and version < V_AUDIO:
+    if kind == "audio" and version < V_2025_03_26:
         block = {"type": "text", "text": "[audio %s, base64] %s" % (block["mimeType"], block["data"]),
                  "annotations": block.get("annotations")}
-    elif kind == "resource_link" and version < V_TITLES:
+    elif kind == "resource_link" and version < V_2025_06_18:
         block = {"type": "text", "text": _link_as_text(block), "annotations": block.get("annotations")}
-    if version < V_TITLES:
+    if version < V_2025_06_18:
         block = {k: v for k, v in block.items() if k != "_meta" and v is not None}
         ann = block.get("annotations")
         if ann and "lastModified" in ann:
@@ -447,7 +450,7 @@ class PromptArgument:
 
     def to_wire(self, version):
         out = {"name": self.name}
-        if self.title is not None and version >= V_TITLES:
+        if self.title is not None and version >= V_2025_06_18:
             out["title"] = self.title
         if self.description is not None:
             out["description"] = self.description
@@ -498,9 +501,7 @@ class Prompt:
 
     @classmethod
     def from_wire(cls, check, obj, path):
-        fast = fast_prompt(obj)
-        if fast is not None:
-            return fast
+        """The full validator (load_config tries ``fast_prompt`` first)."""
         p = check.obj(obj, path)
         if p is None:
             return None
@@ -547,7 +548,7 @@ class Prompt:
 
     def listing(self, version):
         """The ``Prompt`` object of ``prompts/list`` as ``version`` defines it (cached)."""
-        shape = V_ICONS if version >= V_ICONS else V_TITLES if version >= V_TITLES else "old"
+        shape = V_2025_11_25 if version >= V_2025_11_25 else V_2025_06_18 if version >= V_2025_06_18 else "old"
         if self._listing is None:
             self._listing = {}
         out = self._listing.get(shape)
@@ -560,7 +561,7 @@ class Prompt:
                 out["description"] = self.description
             if self.arguments:
                 out["arguments"] = [a.to_wire(version) for a in self.arguments]
-            if shape == V_ICONS and self.icons:
+            if shape == V_2025_11_25 and self.icons:
                 out["icons"] = self.icons
             if shape != "old" and self.meta is not None:
                 out["_meta"] = self.meta
@@ -586,7 +587,7 @@ def fast_prompt(p):
             or type(description) not in _STR_OR_NONE:
         return None
     raw_args = p.get("arguments", ())
-    if type(raw_args) not in (list, tuple):
+    if type(raw_args) is not list and raw_args != ():
         return None
     arguments = []
     names = set()

@@ -9,7 +9,7 @@ from bisect import bisect_right
 
 from .errors import ConfigError, InvalidParams, clip
 from .limits import Limits
-from .models import Check, Prompt, describe, fast_prompt, messages_from_render, shown
+from .models import LOG_LEVELS, Check, Prompt, describe, fast_prompt, messages_from_render, shown
 
 __all__ = ["ServerConfig", "PromptSet", "load_config", "CallbackFailed", "DEFAULT_PAGE_SIZE",
            "MAX_COMPLETIONS", "complete_argument"]
@@ -25,7 +25,6 @@ _SERVER_KEYS = ("name", "version", "title", "instructions")
 #: completion "Completion Results": at most 100 values per response.
 MAX_COMPLETIONS = 100
 
-_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
 class CallbackFailed(Exception):
@@ -141,8 +140,8 @@ def load_config(config):
     if cache_scope not in ("public", "private"):
         check.fail("cache_scope", "expected 'public' or 'private', got %s" % shown(cache_scope))
     log_level = config.get("log_level")
-    if log_level is not None and log_level not in _LOG_LEVELS:
-        check.fail("log_level", "expected one of %s, got %s" % (", ".join(_LOG_LEVELS), shown(log_level)))
+    if log_level is not None and log_level not in LOG_LEVELS:
+        check.fail("log_level", "expected one of %s, got %s" % (", ".join(LOG_LEVELS), shown(log_level)))
     limits = Limits.from_wire(check, config["limits"], "limits") if "limits" in config else {}
     raw = check.field(config, "prompts", "", "list", required=True)
     entries = {}

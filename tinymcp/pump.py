@@ -19,6 +19,8 @@ import os
 import signal
 import sys
 
+from .session import no_log
+
 __all__ = ["StreamPump", "Hub", "stderr_log", "READ_SIZE", "DRAIN_SECONDS"]
 
 READ_SIZE = 65536
@@ -48,10 +50,6 @@ def stderr_log(level, message, exc=None):
         pass
 
 
-def _no_log(level, message, exc=None):
-    pass
-
-
 class StreamPump:
     """Moves bytes between a readable fd, a writable fd (the same one for a socket) and a
     Session on a Loop, with the backpressure described in the module docstring.
@@ -72,7 +70,7 @@ class StreamPump:
         self.low = low
         self.hard = hard
         self.feed = feed
-        self.log = log or _no_log
+        self.log = log or no_log
         self.name = name
         self.out = bytearray()
         #: no more input will be read (the peer's EOF, or shutdown)
@@ -305,11 +303,11 @@ class Hub:
             if before_drain is not None:
                 before_drain()
             if source is not None:
-                source.detach()
-            self.shutdown(DRAIN_SECONDS)
+                source.detach()  # no reload during the drain
+            self.shutdown()
         finally:
             if source is not None:
-                source.detach()
+                source.detach()  # (again, when serving failed)
             self.close()
 
     def shutdown(self, seconds=DRAIN_SECONDS):

@@ -11,6 +11,7 @@ import os
 import signal
 
 from .errors import ConfigError
+from .jsonrpc import reject_constant
 
 __all__ = ["ConfigFile", "read_config", "WATCH_INTERVAL"]
 
@@ -38,15 +39,11 @@ def parse_config(path, data):
     Infinity; errors name the file and the position."""
     import json
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_not_json)
+        return json.loads(data.decode("utf-8"), parse_constant=reject_constant)
     except UnicodeDecodeError as exc:
         raise ConfigError([(path, "not UTF-8 (byte %d)" % exc.start)])
     except ValueError as exc:
         raise ConfigError([(path, "invalid JSON: %s" % exc)])
-
-
-def _not_json(name):
-    raise ValueError("%s is not valid JSON" % name)
 
 
 def signature(path):

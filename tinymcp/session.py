@@ -28,13 +28,14 @@ else assigns ``self.state``. Modern ``subscriptions/listen`` streams are kept in
 
 import gc
 import itertools
+import math
 
 from .errors import (ConfigError, InternalError, InvalidParams, InvalidRequest, MethodNotFound,
                      ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
 from .jsonrpc import TOO_LONG, LineBuffer, check_id, decode, encode
 from .limits import Limits, depth
-from .models import (ALL_VERSIONS, Check, LEGACY_VERSIONS, MODERN_VERSIONS, V_ICONS, V_TITLES,
-                     needs_shaping, shape_content)
+from .models import (ALL_VERSIONS, LEGACY_VERSIONS, LOG_LEVELS, MODERN_VERSIONS, V_2025_03_26,
+                     V_2025_06_18, V_2025_11_25, Check, needs_shaping, shape_content)
 from .prompts import (CallbackFailed, check_arguments, complete_argument, load_config, render,
                       rendered_size)
 
@@ -52,8 +53,6 @@ META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
 
-#: RFC 5424 severities, lowest first (logging "Log Levels").
-LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 _SEVERITY = {name: i for i, name in enumerate(LOG_LEVELS)}
 
 _error_ids = itertools.count(1)
@@ -62,36 +61,34 @@ _error_ids = itertools.count(1)
 #: single-threaded, so callables run while exactly their own call is on top.
 _CURRENT = []
 
-V_COMPLETIONS = "2025-03-26"  # ServerCapabilities.completions appears
-V_CONTEXT = "2025-06-18"      # CompleteRequest.params.context appears
 
 
-def progress(progress, total=None, message=None):
+def progress(value, total=None, message=None):
     """Report progress from inside a ``render`` or ``complete`` callable.
 
     Sends ``notifications/progress`` for the request being served when its
     ``params._meta.progressToken`` asked for it (progress "Progress Flow"), before the
     response; returns False (and sends nothing) otherwise, e.g. after the response.
-    ``progress`` MUST increase with each call: a value that does not raises ValueError.
+    ``value`` MUST increase with each call (progress "Progress Flow", every revision): a
+    value that does not raises ValueError.
     """
     if not _CURRENT:
         return False
     call = _CURRENT[-1]
     if call.progress_token is None:
         return False
-    for value in (progress, total):
-        if value is not None and (type(value) not in (int, float) or value != value
-                                  or value in (float("inf"), float("-inf"))):
-            raise TypeError("progress and total must be finite numbers, got %r" % (value,))
+    for number in (value, total):
+        if number is not None and (type(number) not in (int, float) or not math.isfinite(number)):
+            raise TypeError("progress and total must be finite numbers, got %r" % (number,))
     if message is not None and type(message) is not str:
         raise TypeError("message must be a string")
-    if call.last_progress is not None and not progress > call.last_progress:
-        raise ValueError("progress must increase: %r after %r" % (progress, call.last_progress))
-    call.last_progress = progress
-    params = {"progressToken": call.progress_token, "progress": progress}
+    if call.last_progress is not None and not value > call.last_progress:
+        raise ValueError("progress must increase: %r after %r" % (value, call.last_progress))
+    call.last_progress = value
+    params = {"progressToken": call.progress_token, "progress": value}
     if total is not None:
         params["total"] = total
-    if message is not None and call.version >= V_COMPLETIONS:  # message arrived in 2025-03-26
+    if message is not None and call.version >= V_2025_03_26:  # message arrived in 2025-03-26
         params["message"] = message
     call.note(_notification("notifications/progress", params))
     return True
@@ -384,7 +381,7 @@ class Session:
             if method is None and ("result" in msg or "error" in msg):
                 return None  # a response to nothing we sent: ignored
             if type(method) is str and msg.get("jsonrpc") == "2.0":
-                self._notification(method, msg.get("params"))
+                self._on_notification(method, msg.get("params"))
                 return None
             if "method" in msg:
                 return None  # a malformed notification still never gets a reply
@@ -495,14 +492,14 @@ class Session:
         # prompts "Capabilities": servers that support prompts MUST declare them;
         # logging "Capabilities": servers that emit log messages MUST declare logging.
         caps = {"prompts": {"listChanged": bool(self.server.list_changed)}, "logging": {}}
-        if version >= V_COMPLETIONS:
+        if version >= V_2025_03_26:
             caps["completions"] = {}  # 2024-11-05 has no such capability (but is answered)
         return caps
 
     def _server_info(self, version):
         config = self.server.config
         info = {"name": config.name, "version": config.version}
-        if config.title is not None and version >= V_TITLES:
+        if config.title is not None and version >= V_2025_06_18:
             info["title"] = config.title
         return info
 
@@ -514,7 +511,7 @@ class Session:
             call.log("error", {"error": "internal error", "errorId": tag, "method": method})
         return InternalError("Internal error (id %s)" % tag, {"errorId": tag})
 
-    def _notification(self, method, params):
+    def _on_notification(self, method, params):
         if method == "notifications/cancelled" and type(params) is dict:
             self._cancel(params.get("requestId"))
         # notifications/initialized: accepted (lifecycle "Initialization"); we send
@@ -617,7 +614,7 @@ class Session:
             raise InvalidParams("Invalid params: the rendered prompt (%d characters) exceeds the "
                                 "limit of %d (max_render_bytes)" % (size, limits.max_render_bytes))
         version = call.version
-        if version < V_ICONS:
+        if version < V_2025_11_25:
             messages = [m if not needs_shaping(m["content"]) else
                         {"role": m["role"], "content": shape_content(m["content"], version)}
                         for m in messages]
@@ -648,7 +645,7 @@ class Session:
             raise InvalidParams("Invalid params: argument must be an object with string name and value")
         prompt = self._prompt(name)
         context = None
-        if call.version >= V_CONTEXT:  # completion: context.arguments from 2025-06-18 on
+        if call.version >= V_2025_06_18:  # completion: context.arguments from 2025-06-18 on
             ctx = params.get("context")
             if ctx is not None:
                 args = ctx.get("arguments") if type(ctx) is dict else None
