@@ -21,7 +21,7 @@ class Limits:
         "max_batch": (100, 1),                       # requests in one 2025-03-26 batch
         "max_arguments": (64, 0),                    # arguments of one prompts/get
         "max_argument_bytes": (1024 * 1024, 0),      # UTF-8 bytes of all argument names and values
-        "max_render_bytes": (8 * 1024 * 1024, 1),    # text and data of one rendered prompt
+        "max_render_bytes": (8 * 1024 * 1024, 1),    # characters of text, data and URIs rendered
     }
 
     def __init__(self, **values):
