@@ -17,7 +17,7 @@ __all__ = [
     "message_from_wire", "messages_from_render", "shape_content", "fast_prompt",
 ]
 
-#: Handshake-era revisions, oldest first (lifecycle "Version Negotiation").
+#: Handshake-era revisions, oldest first (2026-07-28 versioning "Terminology": legacy).
 LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 #: Stateless-era revisions (2026-07-28 versioning "Terminology").
 MODERN_VERSIONS = ("2026-07-28",)

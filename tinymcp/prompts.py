@@ -22,7 +22,8 @@ _TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "log_level", "limit
 _SERVER_KEYS = ("name", "version", "title", "instructions")
 
 
-#: completion "Completion Results": at most 100 values per response.
+#: 2025-11-25 completion "Completion Results": at most 100 values per response (2026-07-28
+#: schema: CompleteResult.completion.values maxItems 100).
 MAX_COMPLETIONS = 100
 
 
@@ -74,6 +75,7 @@ def encode_cursor(name):
 
 
 def decode_cursor(cursor):
+    # 2025-11-25 pagination "Error Handling": invalid cursors SHOULD be -32602.
     bad = InvalidParams("Invalid cursor")
     if not isinstance(cursor, str) or not cursor:  # (its length is bounded by max_line_bytes)
         raise bad
@@ -168,7 +170,9 @@ def load_config(config):
 
 
 def check_arguments(prompt, arguments, limits):
-    """Validate ``prompts/get`` arguments against the prompt's declaration (-32602)."""
+    """Validate ``prompts/get`` arguments against the prompt's declaration (-32602: 2025-11-25
+    prompts "Error Handling", missing required arguments; "Implementation Considerations":
+    servers SHOULD validate prompt arguments)."""
     if arguments is None:
         arguments = {}
     elif type(arguments) is not dict:

@@ -287,7 +287,7 @@ class Session:
         """Bytes to send after the prompt set changed.
 
         Handshake era: ``notifications/prompts/list_changed`` when this session was
-        promised ``listChanged`` (prompts "List Changed Notification"). Modern era: one
+        promised ``listChanged`` (2025-11-25 prompts "List Changed Notification"). Modern era: one
         tagged notification per listen stream that asked for ``promptsListChanged``
         (2026-07-28 subscriptions "Receiving Notifications"); never a type not asked for.
         """
@@ -489,8 +489,10 @@ class Session:
         return Call(rid, version, True, in_batch, threshold)
 
     def _capabilities(self, version):
-        # prompts "Capabilities": servers that support prompts MUST declare them;
-        # logging "Capabilities": servers that emit log messages MUST declare logging.
+        # 2024-11-05..2025-11-25 prompts "Capabilities": servers that support prompts MUST
+        # declare them;
+        # 2025-11-25 and 2026-07-28 logging "Capabilities": servers that emit log
+        # messages MUST declare logging.
         caps = {"prompts": {"listChanged": bool(self.server.list_changed)}, "logging": {}}
         if version >= V_2025_03_26:
             caps["completions"] = {}  # 2024-11-05 has no such capability (but is answered)
@@ -514,7 +516,7 @@ class Session:
     def _on_notification(self, method, params):
         if method == "notifications/cancelled" and type(params) is dict:
             self._cancel(params.get("requestId"))
-        # notifications/initialized: accepted (lifecycle "Initialization"); we send
+        # notifications/initialized: accepted (2025-11-25 lifecycle "Initialization"); we send
         # nothing before it anyway. Unknown notifications: nothing to do, never a reply.
 
     def _cancel(self, rid):
@@ -552,7 +554,8 @@ class Session:
         requested = params.get("protocolVersion")
         if type(requested) is not str:
             raise InvalidParams("Invalid params: protocolVersion must be a string")
-        # lifecycle "Version Negotiation": if the server supports the requested version
+        # 2025-11-25 lifecycle "Version Negotiation" (all four handshake revisions alike):
+        # if the server supports the requested version
         # it MUST respond with the same version; otherwise with another it supports
         # (SHOULD be its latest).
         version = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
@@ -568,10 +571,11 @@ class Session:
         return result
 
     def _ping(self, params, call):
-        return {}  # ping "Behavior Requirements": the receiver MUST respond promptly with {}
+        return {}  # 2025-11-25 ping "Behavior Requirements": MUST respond promptly with {}
 
     def _set_level(self, params, call):
-        # logging "Setting Log Level": the eight RFC 5424 levels; anything else -32602.
+        # 2025-11-25 logging "Setting Log Level" / "Error Handling": the eight RFC 5424
+        # levels; anything else -32602.
         level = params.get("level")
         if type(level) is not str or level not in _SEVERITY:
             raise InvalidParams("Invalid params: level must be one of %s" % ", ".join(LOG_LEVELS))
@@ -595,7 +599,7 @@ class Session:
     def _prompt(self, name):
         prompt = self.server.config.prompts.get(name)
         if prompt is None:
-            # prompts "Error Handling": invalid prompt name -32602
+            # 2025-11-25 and 2026-07-28 prompts "Error Handling": invalid prompt name -32602
             raise InvalidParams("Unknown prompt: %s" % clip(name))
         return prompt
 
@@ -687,7 +691,7 @@ class Session:
         if call.rid in self.streams:
             raise InvalidRequest("Invalid Request: a listen stream with this id is already open")
         self.streams[call.rid] = honoured
-        # subscriptions "Acknowledgment": MUST be the first message for this stream.
+        # 2026-07-28 subscriptions "Acknowledgment": MUST be the first message for this stream.
         call.note(_notification("notifications/subscriptions/acknowledged", {
             "_meta": {META_SUBSCRIPTION: call.rid}, "notifications": honoured}))
         return None
