@@ -123,7 +123,8 @@ def _loads(text):
 def decode(line):
     """Parse one line (bytes) into a Python value, or raise ``ParseError``.
 
-    The line must be strict UTF-8 (no U+FFFD guessing, no UTF-16 sniffing).
+    The line must be strict UTF-8 (no U+FFFD guessing, no UTF-16 sniffing): 2025-11-25
+    transports "JSON-RPC messages MUST be UTF-8 encoded".
     """
     try:
         text = line.decode("utf-8")
@@ -161,7 +162,9 @@ _dumps = _make_dumps()
 
 
 def encode(message):
-    """One compact, ASCII-only JSON line, newline included."""
+    """One compact, ASCII-only JSON line, newline included: every control character is
+    escaped, so a message never holds an embedded newline (transports "stdio", every
+    revision: messages MUST NOT contain embedded newlines)."""
     return _dumps(message).encode("ascii") + b"\n"
 
 

@@ -378,6 +378,7 @@ class Session:
             return _error(None, InvalidRequest("Invalid Request: expected a JSON object"))
         method = msg.get("method")
         if "id" not in msg:
+            # JSON-RPC 2.0 section 4.1: a notification is never answered, not even an error.
             if method is None and ("result" in msg or "error" in msg):
                 return None  # a response to nothing we sent: ignored
             if type(method) is str and msg.get("jsonrpc") == "2.0":
@@ -392,7 +393,7 @@ class Session:
             rid = check_id(msg)
         except InvalidRequest as exc:
             return _error(None, exc)
-        if msg.get("jsonrpc") != "2.0":
+        if msg.get("jsonrpc") != "2.0":  # JSON-RPC 2.0 section 4: MUST be exactly "2.0"
             return _error(rid, InvalidRequest('Invalid Request: "jsonrpc" must be "2.0"'))
         if type(method) is not str:
             return _error(rid, InvalidRequest("Invalid Request: method must be a string"
@@ -438,6 +439,8 @@ class Session:
                 reply = None  # a stream kept open (subscriptions/listen)
             else:
                 if call.modern:
+                    # 2026-07-28 basic-overview "Result Responses": the result MUST have
+                    # resultType; servers SHOULD put serverInfo in every result's _meta
                     result["resultType"] = "complete"
                     result.setdefault("_meta", {})[META_SERVER_INFO] = self._server_info(call.version)
                 reply = _response(rid, result)
@@ -448,7 +451,8 @@ class Session:
         notes = call.notes if call is not None else None
         if notes:
             self._out.extend(notes)
-        if reply is not None and method != "initialize":  # initialize cannot be cancelled
+        # 2025-11-25 cancellation "Behavior Requirements": initialize MUST NOT be cancelled
+        if reply is not None and method != "initialize":
             self._cancellable[rid] = (reply, notes)
         return reply
 
@@ -548,6 +552,8 @@ class Session:
 
     def _initialize(self, params, call):
         if call.in_batch:
+            # 2025-03-26 lifecycle "Initialization": the initialize request MUST NOT be
+            # part of a JSON-RPC batch
             raise InvalidRequest("Invalid Request: initialize cannot be part of a batch")
         if self.state is not NEW:
             raise InvalidRequest("Invalid Request: already initialized")
