@@ -72,6 +72,18 @@ def write_config(tmp, n):
 
 # --- requests -----------------------------------------------------------------------
 
+def _not_results(stream, count):
+    """Read ``count`` reply lines; how many were not results (the rest, at EOF)."""
+    bad = 0
+    for i in range(count):
+        line = stream.readline()
+        if b'"result"' not in line:
+            bad += 1
+            if not line:
+                return bad + count - i - 1
+    return bad
+
+
 def frame(rid, method, params):
     return json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
                       separators=(",", ":")).encode() + b"\n"
@@ -200,11 +212,7 @@ class Proc:
         for req in reqs:
             w.write(req)
             w.flush()
-            line = r.readline()
-            if b'"result"' not in line:
-                bad += 1
-                if not line:
-                    break
+            bad += _not_results(r, 1)
         elapsed = time.perf_counter() - t0
         if bad:
             raise BenchError("%s: %d of %d round-trip replies were not results%s" % (
@@ -228,12 +236,7 @@ class Proc:
         t0 = time.perf_counter()
         thread = threading.Thread(target=writer, daemon=True)
         thread.start()
-        for _ in range(len(reqs)):
-            line = r.readline()
-            if b'"result"' not in line:
-                bad += 1
-                if not line:
-                    break
+        bad += _not_results(r, len(reqs))
         elapsed = time.perf_counter() - t0
         thread.join(10)
         if bad or failed:

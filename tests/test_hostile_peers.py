@@ -28,6 +28,11 @@ def _steady_client(world, path):
     return client
 
 
+def _ends_cleanly(proc):
+    rc, err, out = proc.finish()
+    assert rc == 0 and "Traceback" not in err, err
+
+
 def _still_served(client, rid):
     reply = client.call(req(rid, "prompts/get", {"name": "alpha", "arguments": {"topic": "ok"}}))
     assert reply["result"]["messages"][0]["content"]["text"].startswith("ok ")
@@ -45,8 +50,7 @@ def test_a_flood_of_connects_and_disconnects_affects_no_one(served):
             s.sendall(b'{"jsonrpc":"2.0","id":1,"meth')  # half a line
         s.close()
     _still_served(steady, 10)
-    rc, err, out = proc.finish()
-    assert rc == 0 and "Traceback" not in err
+    _ends_cleanly(proc)
 
 
 def test_a_peer_that_vanishes_mid_response_affects_no_one(served):
@@ -62,8 +66,7 @@ def test_a_peer_that_vanishes_mid_response_affects_no_one(served):
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         s.close()
         _still_served(steady, 100 + i)
-    rc, err, out = proc.finish()
-    assert rc == 0 and "Traceback" not in err
+    _ends_cleanly(proc)
 
 
 def test_signals_during_select_do_not_disturb_serving(served):
@@ -75,5 +78,4 @@ def test_signals_during_select_do_not_disturb_serving(served):
         for signum in (signal.SIGWINCH, signal.SIGCHLD, signal.SIGHUP):
             os.kill(proc.proc.pid, signum)
         _still_served(steady, 200 + i)
-    rc, err, out = proc.finish()
-    assert rc == 0 and "Traceback" not in err
+    _ends_cleanly(proc)
