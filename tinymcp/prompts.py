@@ -113,6 +113,15 @@ class ServerConfig:
         self.limits = limits if limits is not None else Limits()
 
 
+def check_page_size(check, obj):
+    """``obj["page_size"]``: an integer of 1 or more (None when absent or wrong)."""
+    page_size = check.field(obj, "page_size", "", "integer")
+    if page_size is not None and page_size < 1:
+        check.fail("page_size", "expected an integer of 1 or more, got %d" % page_size)
+        return None
+    return page_size
+
+
 def load_config(config):
     """Validate a config dict whole; return a ``ServerConfig`` or raise ``ConfigError``
     listing every problem with its path."""
@@ -132,9 +141,7 @@ def load_config(config):
             info[key] = value
     if info.get("name") == "":
         check.fail("server.name", "expected a non-empty string")
-    page_size = check.field(config, "page_size", "", "integer")
-    if page_size is not None and page_size < 1:
-        check.fail("page_size", "expected an integer of 1 or more, got %d" % page_size)
+    page_size = check_page_size(check, config)
     ttl_ms = check.field(config, "ttl_ms", "", "integer")
     if ttl_ms is not None and ttl_ms < 0:
         check.fail("ttl_ms", "expected an integer of 0 or more, got %d" % ttl_ms)

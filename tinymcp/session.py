@@ -36,8 +36,8 @@ from .jsonrpc import TOO_LONG, LineBuffer, check_id, decode, encode
 from .limits import Limits, depth
 from .models import (ALL_VERSIONS, LEGACY_VERSIONS, LOG_LEVELS, MODERN_VERSIONS, V_2025_03_26,
                      V_2025_06_18, V_2025_11_25, Check, needs_shaping, shape_content)
-from .prompts import (CallbackFailed, check_arguments, complete_argument, load_config, render,
-                      rendered_size)
+from .prompts import (CallbackFailed, check_arguments, check_page_size, complete_argument,
+                      load_config, render, rendered_size)
 
 __all__ = ["Server", "Session", "LATEST_LEGACY", "no_log", "LOG_LEVELS", "progress"]
 
@@ -60,7 +60,6 @@ _error_ids = itertools.count(1)
 #: The calls being served, innermost last: what ``progress()`` reports on. The loop is
 #: single-threaded, so callables run while exactly their own call is on top.
 _CURRENT = []
-
 
 
 def progress(value, total=None, message=None):
@@ -110,9 +109,7 @@ class Server:
     def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None):
         check = Check()
         if page_size is not None:
-            page_size = check.field({"page_size": page_size}, "page_size", "", "integer")
-            if page_size is not None and page_size < 1:
-                check.fail("page_size", "expected an integer of 1 or more, got %d" % page_size)
+            page_size = check_page_size(check, {"page_size": page_size})
         overrides = Limits.from_wire(check, limits, "limits") if limits is not None else {}
         if check.problems:
             raise ConfigError(check.problems)
@@ -407,24 +404,20 @@ class Session:
             if params is None:
                 params = {}
             meta = params.get("_meta") if type(params) is dict else None
-            if (type(meta) is dict and META_VERSION in meta) or method == "server/discover":
-                handler = _MODERN.get(method)
-                if handler is None:
-                    raise MethodNotFound("Method not found: %s" % clip(method))
-                if type(params) is not dict:
-                    raise InvalidParams("Invalid params: params must be an object")
+            modern = (type(meta) is dict and META_VERSION in meta) or method == "server/discover"
+            handler = (_MODERN if modern else _HANDLERS).get(method)
+            if handler is None:
+                raise MethodNotFound("Method not found: %s" % clip(method))
+            if type(params) is not dict:
+                raise InvalidParams("Invalid params: params must be an object")
+            if modern:
                 call = self._modern_call(rid, method, meta, in_batch)
+            elif method not in _STATES[self.state]:
+                raise InvalidParams(
+                    "Session not initialized: send initialize before %s, or give %s and %s "
+                    "in params._meta" % (method, META_VERSION, META_CAPABILITIES),
+                    {"supported": list(ALL_VERSIONS)})
             else:
-                handler = _HANDLERS.get(method)
-                if handler is None:
-                    raise MethodNotFound("Method not found: %s" % clip(method))
-                if type(params) is not dict:
-                    raise InvalidParams("Invalid params: params must be an object")
-                if method not in _STATES[self.state]:
-                    raise InvalidParams(
-                        "Session not initialized: send initialize before %s, or give %s and %s "
-                        "in params._meta" % (method, META_VERSION, META_CAPABILITIES),
-                        {"supported": list(ALL_VERSIONS)})
                 call = Call(rid, self.version, False, in_batch, self.log_threshold)
             if type(meta) is dict:
                 token = meta.get("progressToken")
