@@ -121,8 +121,8 @@ def _clear_path(path, log):
 
 
 def listen(path, log=stderr_log, backlog=None):
-    """A non-blocking listening socket bound at ``path`` (mode 0600), and the file's
-    ``(st_dev, st_ino)`` so that only this very file is removed at exit."""
+    """A non-blocking listening socket bound at ``path`` (mode 0600), and what identifies
+    the file (``_identity``) so that only this very file is removed at exit."""
     if not hasattr(socket, "AF_UNIX"):
         raise ListenError("Unix sockets are not available on this platform; serve on stdio instead")
     _clear_path(path, log)
@@ -139,7 +139,14 @@ def listen(path, log=stderr_log, backlog=None):
     except OSError as exc:
         sock.close()
         raise ListenError("cannot listen on %s: %s" % (path, exc.strerror or exc))
-    return sock, (st.st_dev, st.st_ino)
+    return sock, _identity(st)
+
+
+def _identity(st):
+    """A socket file's identity: device and inode are reused once a file is deleted (a
+    regular file put in its place can get the same inode), so its type and modification
+    time are part of it."""
+    return (stat.S_ISSOCK(st.st_mode), st.st_dev, st.st_ino, st.st_mtime_ns)
 
 
 def _refuse(conn, log, message):
@@ -158,8 +165,7 @@ def _refuse(conn, log, message):
 
 def _remove_if_ours(path, ident):
     try:
-        st = os.lstat(path)
-        if (st.st_dev, st.st_ino) == ident:
+        if _identity(os.lstat(path)) == ident:
             os.unlink(path)
     except OSError:
         pass
