@@ -289,16 +289,19 @@ class Hub:
         for pump in list(self.pumps):
             pump.send(pump.session.log_event("error", data))
 
-    def run(self, source=None, before_drain=None):
+    def run(self, source=None, before_drain=None, ready=None):
         """Serve until SIGTERM/SIGINT or ``loop.stop()``, with ``source`` (a
         ``reload.ConfigFile``) reloading meanwhile; then ``before_drain()`` (e.g. stop
-        accepting), ``shutdown()``, and stop taking config changes."""
+        accepting), ``shutdown()``, and stop taking config changes. ``ready()`` is called
+        once the signal handlers are in place (so a SIGTERM sent after it is handled)."""
         loop = self.loop
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, lambda signum: loop.stop())
         if source is not None:
             source.attach(loop, self.server, self.report_config_error)
         try:
+            if ready is not None:
+                ready()
             loop.run()
             if before_drain is not None:
                 before_drain()

@@ -269,8 +269,8 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
             log("info", "no SO_PEERCRED on this platform: access rests on the socket "
                 "file's 0600 mode")
         loop.add_reader(lfd, accept)
-        log("info", "listening on %s" % path)
-        hub.run(source, before_drain=stop_accepting)
+        hub.run(source, before_drain=stop_accepting,
+                ready=lambda: log("info", "listening on %s" % path))
     finally:
         hub.close()
         for sock in list(sockets.values()):
