@@ -19,6 +19,7 @@ import time
 import pytest
 
 from conftest import server_command
+from tinymcp.unix import _peercred_option  # (SO_PEERCRED, or Linux's value where Python lacks it)
 from transport_helpers import (GUARD, INITIALIZED, META_SUB, REPO, World, config, env,
                                initialize, line, modern, req)
 
@@ -382,7 +383,7 @@ def test_peer_allowed_admits_the_own_uid_and_root_only_unless_widened():
     assert not peer_allowed(unknown, me, {unknown + 1})
 
 
-@pytest.mark.skipif(not hasattr(socket, "SO_PEERCRED"), reason="no SO_PEERCRED here")
+@pytest.mark.skipif(_peercred_option() is None, reason="no SO_PEERCRED here")
 def test_peer_credentials_read_the_connected_process():
     from tinymcp.unix import peer_credentials
     a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -460,7 +461,7 @@ def _ping_as(uid, path):
     return data
 
 
-@pytest.mark.skipif(not hasattr(socket, "SO_PEERCRED") or os.geteuid() != 0,
+@pytest.mark.skipif(_peercred_option() is None or os.geteuid() != 0,
                     reason="needs root (to connect as another uid) and SO_PEERCRED")
 @pytest.mark.parametrize("allow", [False, True])
 def test_a_peer_with_another_uid_is_refused_with_a_stderr_line_unless_allowed(world, allow):
