@@ -160,3 +160,13 @@ def reap(proc):
                 f.close()
             except OSError:  # stdin with unflushed bytes into a dead process
                 pass
+
+
+def read_to_eof(fd):
+    """Everything a (blocking) fd yields until its end."""
+    chunks = []
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from conftest import PACKAGE_DIR, reap, server_command, server_env
+from conftest import PACKAGE_DIR, read_to_eof, reap, server_command, server_env
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and signals")
 
@@ -485,13 +485,7 @@ def _run_on_own_pipes(requests):
         flags = {"stdin": os.get_blocking(r_in), "stdout": os.get_blocking(w_out)}
         os.close(w_out)
         w_out = None
-        out = b""
-        while True:
-            chunk = os.read(r_out, 65536)
-            if not chunk:
-                break
-            out += chunk
-        return rc, out, err, flags
+        return rc, read_to_eof(r_out), err, flags
     finally:
         for fd in (r_in, w_in, r_out, w_out):
             if fd is not None:

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from conftest import server_command
+from conftest import read_to_eof, server_command
 from tinymcp.unix import _peercred_option  # (SO_PEERCRED, or Linux's value where Python lacks it)
 from transport_helpers import (GUARD, INITIALIZED, META_SUB, REPO, World, config, env,
                                initialize, line, modern, req)
@@ -448,12 +448,7 @@ def _ping_as(uid, path):
             os._exit(status)
     os.close(w)
     try:
-        data = b""
-        while True:
-            chunk = os.read(r, 4096)
-            if not chunk:
-                break
-            data += chunk
+        data = read_to_eof(r)
     finally:
         os.close(r)
         _, status = os.waitpid(pid, 0)
