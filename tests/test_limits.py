@@ -76,8 +76,52 @@ def test_brackets_inside_strings_do_not_count_as_nesting():
 def test_very_deep_json_is_refused_without_crashing():
     wire = Wire(config())
     replies = wire.raw(b"[" * 100000 + b"]" * 100000 + b"\n" + json.dumps(PING).encode() + b"\n")
-    assert replies[0]["error"]["code"] in (-32700, -32600)
+    assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "Invalid Request: nesting deeper than 64 levels (max_depth)"}}
     assert replies[1]["id"] == "next"
+
+
+@pytest.mark.parametrize("levels", [990, 1000, 5000, 100000])
+def test_deep_request_answer_does_not_depend_on_the_recursion_limit(levels):
+    # Around and past the interpreter's recursion limit the answer is the same: the id is
+    # read from the top level, the nesting refused (CPython and PyPy parsers give up at
+    # different depths; the server never asks them to).
+    wire = Wire(config())
+    line = b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b'{"a":' * levels + b"1" + \
+        b"}" * levels + b"}"
+    replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["id"] == 7 and replies[0]["error"]["code"] == -32600
+    assert "max_depth" in replies[0]["error"]["message"]
+    assert replies[1]["id"] == "next"
+
+
+@pytest.mark.parametrize("line", [
+    b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"]" * 99 + b"}",
+    b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"]" * 101 + b"}",
+    b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"]" * 100,
+    b'{"jsonrpc":"2.0","id":7 "method":"ping","params":' + b"[" * 100 + b"]" * 100 + b"}",
+])
+def test_deep_line_that_is_not_json_is_a_parse_error(line):
+    wire = Wire(config())
+    replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["id"] is None and replies[0]["error"]["code"] == -32700
+    assert replies[1]["id"] == "next"
+
+
+def test_deep_response_from_the_client_gets_no_reply():
+    wire = Wire(config(max_depth=4))
+    msg = nested(6)
+    del msg["method"]
+    msg["result"] = msg.pop("params")
+    assert wire.send(msg, PING) == [{"jsonrpc": "2.0", "id": "next", "result": {}}]
+
+
+def test_brackets_in_strings_with_escaped_quotes_do_not_count():
+    wire = Wire(config(max_depth=4))
+    wire.initialize()
+    text = '\\"[[[[[[\\"{{{{{{"'
+    reply = get(wire, {"a0": text})
+    assert reply["result"]["messages"][0]["content"]["text"] == text
 
 
 def test_batch_at_and_past_max_batch():
@@ -138,3 +182,16 @@ def test_limits_are_validated_at_load():
         ("limits.max_line_bytes", "expected an integer, got a string"),
         ("limits.max_batch", "expected an integer of 1 or more, got 0"),
     ]
+
+
+def test_max_depth_stays_within_what_the_parser_can_take():
+    assert load_config({"prompts": [], "limits": {"max_depth": 256}}).limits.max_depth == 256
+    with pytest.raises(ConfigError) as info:
+        load_config({"prompts": [], "limits": {"max_depth": 257}})
+    assert info.value.problems == [("limits.max_depth", "expected an integer of 256 or less, got 257")]
+
+
+def test_nesting_at_the_highest_max_depth_parses():
+    wire = Wire(config(max_depth=256))
+    assert wire.send(nested(256), PING)[0]["result"] == {}
+    assert wire.send(nested(257))[0]["error"]["code"] == -32600

@@ -7,10 +7,11 @@ newlines and MUST NOT contain embedded newlines, so we split on b"\\n" only (nev
 """
 
 import json
+import re  # already loaded by json.decoder: no import cost
 
 from .errors import InvalidRequest, ParseError
 
-__all__ = ["LineBuffer", "TOO_LONG", "decode", "encode", "DEFAULT_MAX_LINE"]
+__all__ = ["LineBuffer", "TOO_LONG", "decode", "encode", "flatten_if_deeper", "DEFAULT_MAX_LINE"]
 
 DEFAULT_MAX_LINE = 16 * 1024 * 1024
 
@@ -137,6 +138,50 @@ def decode(line):
     except ValueError as exc:
         # str(JSONDecodeError) gives the position, never the input itself.
         raise ParseError("Parse error: %s" % (exc,))
+
+
+# A JSON string (escapes included) or one bracket: strings are skipped whole, so the
+# brackets inside them never count as nesting.
+_STRING_OR_BRACKET = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def flatten_if_deeper(line, limit):
+    """``None`` when ``line`` nests ``limit`` containers deep or fewer; else the line with
+    every container inside the top-level one replaced by ``0``.
+
+    A token scan, never recursion: whether a deep line parses must not depend on the
+    interpreter's recursion limit or on how deep its stack already is (CPython's C
+    scanner and PyPy's Python one give up at different depths). The flattened line
+    keeps the top level readable (its ``id``); what lay deeper is not checked.
+    Unbalanced brackets raise ``ParseError``.
+    """
+    level = deepest = start = 0
+    pieces, done = [], 0
+    for match in _STRING_OR_BRACKET.finditer(line):
+        token = match.group()
+        if token[0] == 0x22:  # '"': a whole string
+            continue
+        if token in b"[{":
+            level += 1
+            if level > deepest:
+                deepest = level
+            if level == 2:
+                start = match.start()
+        else:
+            if level == 2:
+                pieces.append(line[done:start])
+                pieces.append(b"0")
+                done = match.end()
+            level -= 1
+            if level < 0:
+                break
+    if deepest <= limit:
+        return None
+    if level != 0:
+        raise ParseError("Parse error: unbalanced brackets in a line nested deeper than %d levels"
+                         % limit)
+    pieces.append(line[done:])
+    return b"".join(pieces)
 
 
 _encoder = json.JSONEncoder(

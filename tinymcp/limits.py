@@ -14,18 +14,20 @@ class Limits:
     __slots__ = ("max_line_bytes", "max_depth", "max_batch", "max_arguments",
                  "max_argument_bytes", "max_render_bytes")
 
-    #: name -> (default, minimum)
+    #: name -> (default, minimum, maximum or None)
     DEFAULTS = {
-        "max_line_bytes": (DEFAULT_MAX_LINE, 64),    # one JSON-RPC line (16 MiB)
-        "max_depth": (64, 2),                        # JSON nesting of one message
-        "max_batch": (100, 1),                       # requests in one 2025-03-26 batch
-        "max_arguments": (64, 0),                    # arguments of one prompts/get
-        "max_argument_bytes": (1024 * 1024, 0),      # UTF-8 bytes of all argument names and values
-        "max_render_bytes": (8 * 1024 * 1024, 1),    # characters of text, data and URIs rendered
+        "max_line_bytes": (DEFAULT_MAX_LINE, 64, None),  # one JSON-RPC line (16 MiB)
+        # JSON nesting of one message; at most 256 so that what passes always parses
+        # within the interpreter's recursion limit (1000 on CPython and PyPy alike)
+        "max_depth": (64, 2, 256),
+        "max_batch": (100, 1, None),                     # requests in one 2025-03-26 batch
+        "max_arguments": (64, 0, None),                  # arguments of one prompts/get
+        "max_argument_bytes": (1024 * 1024, 0, None),    # UTF-8 bytes of all argument names and values
+        "max_render_bytes": (8 * 1024 * 1024, 1, None),  # characters of text, data and URIs rendered
     }
 
     def __init__(self, **values):
-        for name, (default, _minimum) in self.DEFAULTS.items():
+        for name, (default, _minimum, _maximum) in self.DEFAULTS.items():
             setattr(self, name, values.pop(name, default))
         if values:
             raise TypeError("unknown limits: %s" % ", ".join(sorted(values)))
@@ -37,13 +39,16 @@ class Limits:
             return {}
         check.keys(obj, path, tuple(cls.DEFAULTS))
         values = {}
-        for name, (_default, minimum) in cls.DEFAULTS.items():
+        for name, (_default, minimum, maximum) in cls.DEFAULTS.items():
             value = check.field(obj, name, path, "integer")
             if value is None:
                 continue
             if value < minimum:
                 check.fail("%s.%s" % (path, name), "expected an integer of %d or more, got %d"
                            % (minimum, value))
+            elif maximum is not None and value > maximum:
+                check.fail("%s.%s" % (path, name), "expected an integer of %d or less, got %d"
+                           % (maximum, value))
             else:
                 values[name] = value
         return values
@@ -54,16 +59,3 @@ class Limits:
         values.update({k: v for k, v in (overrides or {}).items() if v is not None})
         return Limits(**values)
 
-
-def depth(value, limit):
-    """True when ``value`` nests deeper than ``limit`` containers (iterative walk)."""
-    stack = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if level > limit:
-            return True
-        if type(item) is dict:
-            stack.extend((v, level + 1) for v in item.values() if type(v) in (dict, list))
-        elif type(item) is list:
-            stack.extend((v, level + 1) for v in item if type(v) in (dict, list))
-    return False

@@ -32,8 +32,8 @@ import math
 
 from .errors import (ConfigError, InternalError, InvalidParams, InvalidRequest, MethodNotFound,
                      ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
-from .jsonrpc import TOO_LONG, LineBuffer, check_id, decode, encode
-from .limits import Limits, depth
+from .jsonrpc import TOO_LONG, LineBuffer, check_id, decode, encode, flatten_if_deeper
+from .limits import Limits
 from .models import (ALL_VERSIONS, LEGACY_VERSIONS, LOG_LEVELS, MODERN_VERSIONS, V_2025_03_26,
                      V_2025_06_18, V_2025_11_25, Check, needs_shaping, shape_content)
 from .prompts import (CallbackFailed, check_arguments, check_page_size, complete_argument,
@@ -336,13 +336,17 @@ class Session:
                 "Invalid Request: line longer than the %d-byte limit (max_line_bytes)"
                 % limits.max_line_bytes))
         try:
-            msg = decode(line)
+            # Brackets bound the nesting from above, so the scan runs only for lines with many.
+            flat = None
+            if line.count(b"[") + line.count(b"{") > limits.max_depth:
+                flat = flatten_if_deeper(line, limits.max_depth)
+            msg = decode(line if flat is None else flat)
         except ParseError as exc:
             return _error(None, exc)
-        # Brackets bound the nesting from above, so the walk runs only for lines with many.
-        if line.count(b"[") + line.count(b"{") > limits.max_depth and depth(msg, limits.max_depth):
-            if type(msg) is dict and "id" not in msg:
-                return None  # a notification never gets a reply, not even this one
+        if flat is not None:
+            if type(msg) is dict and ("id" not in msg or "method" not in msg and (
+                    "result" in msg or "error" in msg)):
+                return None  # a notification or a response never gets a reply, not even this one
             rid = msg.get("id") if type(msg) is dict else None
             return _error(rid if type(rid) in (str, int) else None, InvalidRequest(
                 "Invalid Request: nesting deeper than %d levels (max_depth)" % limits.max_depth))
