@@ -93,6 +93,10 @@ CONFIG = {
                                                           "lastModified": STAMP}}},
              {"role": "user", "content": {"type": "audio", "data": WAV, "mimeType": "audio/wav",
                                           "annotations": ANN_DATE_ONLY, "_meta": META}},
+             # undated: keep their kind on every revision that knows it
+             {"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}},
+             {"role": "user", "content": {"type": "audio", "data": WAV, "mimeType": "audio/wav",
+                                          "annotations": {"priority": 0.25}}},
          ]},
         {"name": "c_resources", "description": "Embedded resources",
          "arguments": [{"name": "path", "description": "File stem", "required": True}],
@@ -105,6 +109,8 @@ CONFIG = {
                  "type": "resource", "annotations": ANN_DATE_ONLY, "_meta": META,
                  "resource": {"uri": "file:///data.bin", "mimeType": "application/octet-stream",
                               "blob": BLOB}}},
+             {"role": "user", "content": {
+                 "type": "resource", "resource": {"uri": "file:///plain.txt", "text": "plain"}}},
          ]},
         {"name": "d_link", "title": "Link", "icons": [ICON],
          "arguments": [{"name": "page", "title": "Page", "default": "index"}],
@@ -163,12 +169,15 @@ EXPECTED_GET = {
         _msg("assistant", {"type": "text", "text": "Sure, reviewing parser.py."})]},
     "b_media": {"description": "Image and audio", "messages": [
         _msg("user", CONFIG["prompts"][1]["messages"][0]["content"]),
-        _msg("user", CONFIG["prompts"][1]["messages"][1]["content"])]},
+        _msg("user", CONFIG["prompts"][1]["messages"][1]["content"]),
+        _msg("user", CONFIG["prompts"][1]["messages"][2]["content"]),
+        _msg("user", CONFIG["prompts"][1]["messages"][3]["content"])]},
     "c_resources": {"description": "Embedded resources", "messages": [
         _msg("user", {"type": "resource", "annotations": ANN_FULL, "resource": {
             "uri": "file:///notes/todo.md", "mimeType": "text/markdown",
             "text": "Notes for todo", "_meta": META}}),
-        _msg("assistant", CONFIG["prompts"][2]["messages"][1]["content"])]},
+        _msg("assistant", CONFIG["prompts"][2]["messages"][1]["content"]),
+        _msg("user", CONFIG["prompts"][2]["messages"][2]["content"])]},
     "d_link": {"messages": [_msg("user", dict(CONFIG["prompts"][3]["messages"][0]["content"],
                                               uri="https://example.com/api"))]},
     "e_render_str": {"description": "render() returns a str", "messages": [
@@ -564,7 +573,7 @@ def test_version_shaping(rev):
         assert "audio" not in kinds and "resource_link" not in kinds, kinds
         texts = [b.get("text", "") for _, b in blocks if b.get("type") == "text"]
         # converted to text that still carries the information
-        assert sum(t.startswith("[audio audio/wav, base64] " + WAV) for t in texts) == 2, texts
+        assert sum(t.startswith("[audio audio/wav, base64] " + WAV) for t in texts) == 3, texts
         assert any(t.startswith("[resource link] Docs (docs) <https://example.com/api>") and
                    "(text/html)" in t and "2048 bytes" in t and "The docs page" in t
                    for t in texts), texts
@@ -575,6 +584,10 @@ def test_version_shaping(rev):
         assert "audio" in kinds and "resource_link" in kinds, kinds
 
     if rev < "2025-06-18":
+        # a dated block becomes text ending with its date (the undated ones keep their kind)
+        dated = [t for t in (b.get("text", "") for _, b in blocks) if t.endswith("\n[last modified %s]" % STAMP)]
+        assert len(dated) == 8, dated
+        assert "image" in kinds and "resource" in kinds, kinds
         assert not [p for p in listing if "title" in p or "_meta" in p], listing
         assert not [a for p in listing for a in p.get("arguments", ()) if "title" in a], listing
         assert "title" not in init["serverInfo"], init

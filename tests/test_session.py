@@ -435,9 +435,24 @@ def test_resource_link_becomes_text_before_2025_06_18():
     assert content_for("2025-11-25", LINK) == LINK
 
 
-def test_last_modified_and_meta_dropped_before_2025_06_18():
-    assert content_for("2025-03-26", DATED) == {"type": "text", "text": "t", "annotations": {"priority": 0.5}}
+def test_last_modified_becomes_a_line_of_text_and_meta_is_dropped_before_2025_06_18():
+    assert content_for("2025-03-26", DATED) == {
+        "type": "text", "text": "t\n[last modified 2025-01-01T00:00:00Z]", "annotations": {"priority": 0.5}}
     assert content_for("2025-06-18", DATED) == DATED
+
+
+@pytest.mark.parametrize("block, text", [
+    ({"type": "image", "data": "AAAA", "mimeType": "image/png"}, "[image image/png, base64] AAAA"),
+    ({"type": "resource", "resource": {"uri": "file:///a", "mimeType": "text/plain", "text": "hi"}},
+     "[resource <file:///a> (text/plain)]\nhi"),
+    ({"type": "resource", "resource": {"uri": "file:///a", "blob": "AAAA"}}, "[resource <file:///a>, base64] AAAA"),
+    (AUDIO, "[audio audio/wav, base64] AAAA"),
+])
+def test_a_dated_block_becomes_text_carrying_its_data_and_date_before_2025_06_18(block, text):
+    dated = dict(block, annotations={"audience": ["user"], "lastModified": "2025-01-01T00:00:00Z"})
+    assert content_for("2025-03-26", dated) == {
+        "type": "text", "text": text + "\n[last modified 2025-01-01T00:00:00Z]", "annotations": {"audience": ["user"]}}
+    assert content_for("2025-06-18", dated) == dated
 
 
 def test_templates_fill_resource_uri_and_text():

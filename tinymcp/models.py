@@ -368,28 +368,39 @@ def _link_as_text(block):
     return text
 
 
+def _as_text(block):
+    """The block's information as plain text (the text itself for a text block)."""
+    kind = block["type"]
+    if kind == "text":
+        return block["text"]
+    if kind == "resource_link":
+        return _link_as_text(block)
+    if kind == "resource":
+        res = block["resource"]
+        head = "[resource <%s>%s" % (res["uri"], " (%s)" % res["mimeType"] if res.get("mimeType") else "")
+        return head + "]\n" + res["text"] if "text" in res else head + ", base64] " + res["blob"]
+    return "[%s %s, base64] %s" % (kind, block["mimeType"], block["data"])  # image, audio
+
+
 def shape_content(block, version):
     """The block as ``version`` defines it (called only for versions before 2025-11-25).
 
-    Audio before 2025-03-26 and resource_link before 2025-06-18 become text blocks that
-    carry the same information; ``_meta``, ``lastModified`` and ``icons`` are dropped
-    where the revision has no such field (docs/decisions.md).
+    2025-11-25 prompts "Prompt Messages" lists the content kinds; what an older revision
+    does not know is never sent raw. Audio before 2025-03-26, resource_link before
+    2025-06-18, and before 2025-06-18 any block dated by ``annotations.lastModified``
+    become text blocks that carry the same information (the date as a last line);
+    ``_meta`` and ``icons`` are dropped where the revision has no such field
+    (docs/decisions.md).
     """
     kind = block["type"]
-    if kind == "audio" and version < V_2025_03_26:
-        block = {"type": "text", "text": "[audio %s, base64] %s" % (block["mimeType"], block["data"]),
-                 "annotations": block.get("annotations")}
-    elif kind == "resource_link" and version < V_2025_06_18:
-        block = {"type": "text", "text": _link_as_text(block), "annotations": block.get("annotations")}
+    if (kind == "audio" and version < V_2025_03_26) or (kind == "resource_link" and version < V_2025_06_18):
+        block = {"type": "text", "text": _as_text(block), "annotations": block.get("annotations")}
     if version < V_2025_06_18:
-        block = {k: v for k, v in block.items() if k != "_meta" and v is not None}
         ann = block.get("annotations")
         if ann and "lastModified" in ann:
-            ann = {k: v for k, v in ann.items() if k != "lastModified"}
-            if ann:
-                block["annotations"] = ann
-            else:
-                del block["annotations"]
+            block = {"type": "text", "text": "%s\n[last modified %s]" % (_as_text(block), ann["lastModified"]),
+                     "annotations": {k: v for k, v in ann.items() if k != "lastModified"} or None}
+        block = {k: v for k, v in block.items() if k != "_meta" and v is not None}
         res = block.get("resource")
         if res and "_meta" in res:
             block["resource"] = {k: v for k, v in res.items() if k != "_meta"}
