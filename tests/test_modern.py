@@ -144,6 +144,31 @@ def test_request_without_meta_or_handshake_names_the_missing_keys():
     assert MODERN in error["data"]["supported"] and "2025-11-25" in error["data"]["supported"]
 
 
+@pytest.mark.parametrize("meta, missing", [
+    (None, "io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities"),
+    ({"io.modelcontextprotocol/clientCapabilities": {}}, "io.modelcontextprotocol/protocolVersion"),
+])
+def test_listen_without_its_version_key_names_the_missing_keys(meta, missing):
+    # subscriptions/listen exists only in the stateless era: before any handshake, a listen
+    # missing the version key is a modern request missing a field (-32602), not unknown.
+    m = Modern()
+    params = {"notifications": {"promptsListChanged": True}}
+    if meta is not None:
+        params["_meta"] = meta
+    [reply] = m.feed({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": params})
+    assert reply["error"]["code"] == -32602
+    assert reply["error"]["message"] == "Invalid params: missing params._meta keys: " + missing
+
+
+def test_listen_without_meta_after_a_handshake_is_not_found():
+    m = Modern()
+    [init] = m.feed({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})
+    assert init["result"]["protocolVersion"] == "2025-11-25"
+    [reply] = m.feed({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {}})
+    assert reply["error"]["code"] == -32601
+
+
 def test_missing_client_capabilities_is_invalid_params_naming_it():
     m = Modern()
     params = {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}

@@ -410,6 +410,11 @@ class Session:
             meta = params.get("_meta") if type(params) is dict else None
             modern = (type(meta) is dict and META_VERSION in meta) or method == "server/discover"
             handler = (_MODERN if modern else _HANDLERS).get(method)
+            if handler is None and self.state is NEW and method in _MODERN:
+                # A stateless-only method without its version key, before any handshake:
+                # 2026-07-28 basic-overview "Per-request protocol fields": a request missing
+                # a required field MUST get -32602 (naming it), not -32601.
+                modern, handler = True, _MODERN[method]
             if handler is None:
                 raise MethodNotFound("Method not found: %s" % clip(method))
             if type(params) is not dict:
