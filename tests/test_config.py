@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from tinymcp import ConfigError, load_config
@@ -141,6 +143,21 @@ def test_a_duplicate_of_a_fast_prompt_is_reported_and_not_stored():
     with pytest.raises(ConfigError) as info:
         load_config({"prompts": [prompt(name="a"), prompt(name="a")]})
     assert info.value.problems == [("prompts[1].name", "duplicate prompt name 'a'")]
+
+
+def test_names_with_lone_surrogates_are_refused_at_load():
+    # json.loads('"\\ud800"') gives a lone surrogate; such a name cannot be UTF-8 encoded
+    # into a cursor or by a client, so it is a config error, not a -32603 at paging time.
+    config = json.loads('{"prompts": [{"name": "x\\ud800", "messages": [{"role": "user", "text": "t"}]}, '
+                        '{"name": "b", "arguments": [{"name": "\\udc00"}], '
+                        '"messages": [{"role": "user", "text": "t"}]}]}')
+    assert problems(config) == [
+        ("prompts[0].name", "expected valid Unicode, got a lone surrogate at index 1"),
+        ("prompts[1].arguments[0].name", "expected valid Unicode, got a lone surrogate at index 0")]
+
+
+def test_non_ascii_names_are_fine():
+    assert load_config({"prompts": [prompt(name="caf\u00e9-\U0001f600")]}).prompts
 
 
 def test_an_unhashable_content_type_is_a_config_error():

@@ -134,11 +134,26 @@ def _check_json(check, obj, key, path):
             check.fail(_join(path, key), "expected JSON data: %s" % exc)
 
 
+def _surrogate_at(text):
+    """Index of the first lone surrogate in ``text`` (a JSON file can hold "\\ud800"), or -1."""
+    if text.isascii():
+        return -1
+    try:
+        text.encode("utf-8")
+        return -1
+    except UnicodeEncodeError as exc:
+        return exc.start
+
+
 def _identity(check, obj, path):
-    """``(name, title, description)`` of a prompt or an argument: a non-empty name."""
+    """``(name, title, description)`` of a prompt or an argument: a non-empty name that
+    is valid Unicode (cursors and clients encode names as UTF-8)."""
     name = check.field(obj, "name", path, "string", required=True)
     if name == "":
         check.fail(path + ".name", "expected a non-empty string")
+    elif name is not None and _surrogate_at(name) >= 0:
+        check.fail(path + ".name", "expected valid Unicode, got a lone surrogate at index %d"
+                   % _surrogate_at(name))
     return name, check.field(obj, "title", path, "string"), check.field(obj, "description", path, "string")
 
 
@@ -595,7 +610,7 @@ def fast_prompt(p):
     title = p.get("title")
     description = p.get("description")
     if type(name) is not str or not name or type(title) not in _STR_OR_NONE \
-            or type(description) not in _STR_OR_NONE:
+            or type(description) not in _STR_OR_NONE or _surrogate_at(name) >= 0:
         return None
     raw_args = p.get("arguments", ())
     if type(raw_args) is not list and raw_args != ():
@@ -610,7 +625,7 @@ def fast_prompt(p):
         arg_description = a.get("description")
         required = a.get("required", False)
         default = a.get("default")
-        if type(arg_name) is not str or not arg_name or arg_name in names \
+        if type(arg_name) is not str or not arg_name or arg_name in names or _surrogate_at(arg_name) >= 0 \
                 or type(arg_title) not in _STR_OR_NONE or type(arg_description) not in _STR_OR_NONE \
                 or type(default) not in _STR_OR_NONE or type(required) is not bool \
                 or (required and default is not None):
