@@ -108,6 +108,17 @@ def test_deep_line_that_is_not_json_is_a_parse_error(line):
     assert replies[1]["id"] == "next"
 
 
+@pytest.mark.parametrize("tail", [b"", b"\\"])
+def test_unterminated_string_of_escaped_quotes_in_a_deep_line_is_answered(tail):
+    # The nesting scan must stay linear here: a quadratic one took minutes on 80 KB,
+    # and this line is 2 MB (the test would hang, not fail an assertion on time).
+    wire = Wire(config())
+    line = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":' + b"[" * 70 + b'"' + b'\\"' * 10 ** 6 + tail
+    replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["id"] is None and replies[0]["error"]["code"] == -32700
+    assert replies[1]["id"] == "next"
+
+
 def test_deep_response_from_the_client_gets_no_reply():
     wire = Wire(config(max_depth=4))
     msg = nested(6)

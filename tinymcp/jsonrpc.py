@@ -141,8 +141,11 @@ def decode(line):
 
 
 # A JSON string (escapes included) or one bracket: strings are skipped whole, so the
-# brackets inside them never count as nesting.
-_STRING_OR_BRACKET = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+# brackets inside them never count as nesting. An unterminated string runs to the end of
+# the line (after a lone trailing backslash too): every quote then starts a match that
+# succeeds, which keeps the scan linear (with only '"' as the end, a hostile line of
+# escaped quotes made each quote scan to the end and fail: quadratic, minutes at 80 KB).
+_STRING_OR_BRACKET = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}]', re.S)
 
 
 def flatten_if_deeper(line, limit):
