@@ -368,6 +368,15 @@ def test_check_reports_a_duplicate_of_a_prompt_that_itself_has_a_problem(tmp_pat
     assert "prompts[1].name" in err
 
 
+def test_check_on_a_config_nested_too_deeply_to_parse_is_a_config_error(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"prompts": [], "x": ' + "[" * 100000 + "]" * 100000 + "}")
+    rc, out, err = run_cli(["--check", "--config", str(path)])
+    assert (rc, out) == (1, "")
+    assert "%s: invalid JSON: nested too deeply to parse" % path in err
+    assert "Traceback" not in err
+
+
 def test_invalid_config_also_refuses_to_serve_with_exit_1(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"prompts": [{"name": ""}]}))

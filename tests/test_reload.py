@@ -93,8 +93,9 @@ def test_sighup_reloads_on_demand_and_notifies_within_a_second(world):
 
 @pytest.mark.parametrize("bad, problem", [
     ("{", "invalid JSON"),
+    ('{"prompts": []' + ', "x": ' + "[" * 100000 + "]" * 100000 + "}", "nested too deeply"),
     (json.dumps({"prompts": [{"name": 3, "messages": []}]}), "prompts[0].name"),
-])
+], ids=["not-json", "too-deep", "bad-name"])
 def test_an_invalid_rewrite_keeps_the_old_prompts_and_is_logged_to_stderr_and_sessions(
         world, bad, problem):
     cfg, path, proc = _socket_server(world)

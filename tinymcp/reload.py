@@ -44,6 +44,11 @@ def parse_config(path, data):
         raise ConfigError([(path, "not UTF-8 (byte %d)" % exc.start)])
     except ValueError as exc:
         raise ConfigError([(path, "invalid JSON: %s" % exc)])
+    except RecursionError:
+        # what counts as too deep depends on the interpreter (CPython's C scanner takes
+        # ~990 levels, PyPy's Python one fewer); either way it is a config error, and a
+        # reload keeps the old prompts
+        raise ConfigError([(path, "invalid JSON: nested too deeply to parse")])
 
 
 def signature(path):
