@@ -289,6 +289,46 @@ def test_progress_after_the_response_does_nothing():
     assert tinymcp.progress(1) is False
 
 
+def test_progress_goes_to_the_request_of_its_own_thread():
+    # Two Sessions served from two threads at once: A reports progress while B's request
+    # is also being served; the notification must reach A's client under A's token.
+    import threading
+    a_rendering, b_rendering = threading.Event(), threading.Event()
+
+    def render_a(arguments):
+        a_rendering.set()
+        assert b_rendering.wait(30)
+        tinymcp.progress(1, None, "from A")
+        return "A"
+
+    def render_b(arguments):
+        b_rendering.set()
+        assert a_done.wait(30)
+        return "B"
+
+    a_done = threading.Event()
+    wires = {"a": Wire({"prompts": [{"name": "slow", "render": render_a}]}),
+             "b": Wire({"prompts": [{"name": "slow", "render": render_b}]})}
+    replies = {}
+
+    def serve(key, token):
+        wires[key].initialize()
+        if key == "b":
+            assert a_rendering.wait(30)
+        replies[key] = get_with_token(wires[key], token)
+        if key == "a":
+            a_done.set()
+
+    threads = [threading.Thread(target=serve, args=("a", "tokA")), threading.Thread(target=serve, args=("b", "tokB"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert [r.get("method") for r in replies["a"]] == ["notifications/progress", None]
+    assert replies["a"][0]["params"] == {"progressToken": "tokA", "progress": 1, "message": "from A"}
+    assert [r.get("method") for r in replies["b"]] == [None]
+
+
 def test_progress_in_a_modern_request():
     wire = Wire(progress_config([(1,)]))
     replies = get_with_token(wire, 7, {"io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -29,6 +29,7 @@ else assigns ``self.state``. Modern ``subscriptions/listen`` streams are kept in
 import gc
 import itertools
 import math
+import threading
 
 from .errors import (ConfigError, InternalError, InvalidParams, InvalidRequest, MethodNotFound,
                      ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
@@ -57,9 +58,16 @@ _SEVERITY = {name: i for i, name in enumerate(LOG_LEVELS)}
 
 _error_ids = itertools.count(1)
 
-#: The calls being served, innermost last: what ``progress()`` reports on. The loop is
-#: single-threaded, so callables run while exactly their own call is on top.
-_CURRENT = []
+class _Calls(threading.local):
+    """The calls being served on this thread, innermost last: what ``progress()``
+    reports on. Per thread, so Sessions driven from two threads never see each other's
+    call; on the single-threaded loop a callable runs while exactly its own call is on top."""
+
+    def __init__(self):
+        self.stack = []
+
+
+_CALLS = _Calls()
 
 
 def progress(value, total=None, message=None):
@@ -71,9 +79,10 @@ def progress(value, total=None, message=None):
     ``value`` MUST increase with each call (progress "Progress Flow", every revision): a
     value that does not raises ValueError.
     """
-    if not _CURRENT:
+    stack = _CALLS.stack
+    if not stack:
         return False
-    call = _CURRENT[-1]
+    call = stack[-1]
     if call.progress_token is None:
         return False
     for number in (value, total):
@@ -432,11 +441,12 @@ class Session:
                 token = meta.get("progressToken")
                 if type(token) in (str, int):
                     call.progress_token = token
-            _CURRENT.append(call)
+            stack = _CALLS.stack
+            stack.append(call)
             try:
                 result = handler(self, params, call)
             finally:
-                _CURRENT.pop()
+                stack.pop()
             if result is None:
                 reply = None  # a stream kept open (subscriptions/listen)
             else:
