@@ -178,6 +178,12 @@ def test_missing_client_capabilities_is_invalid_params_naming_it():
         "Invalid params: missing params._meta keys: io.modelcontextprotocol/clientCapabilities")
 
 
+def test_unsupported_version_echo_is_bounded():
+    m = Modern()
+    error = one(m.call("prompts/list", version="9" * 100000))["error"]
+    assert error["code"] == -32022 and error["data"]["requested"] == "9" * 80 + "..."
+
+
 @pytest.mark.parametrize("version", ["2025-11-25", "2099-01-01", "1.0"])
 def test_unsupported_version_is_32022_with_supported_and_requested(version):
     m = Modern()

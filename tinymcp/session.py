@@ -484,7 +484,9 @@ class Session:
         # retry), not a -32602 about keys its revision may have renamed (and fall back).
         if version not in MODERN_VERSIONS:
             raise UnsupportedProtocolVersion("Unsupported protocol version", {
-                "supported": list(MODERN_VERSIONS), "requested": version})
+                # an echo of client input is bounded like every other (docs/security.md)
+                "supported": list(MODERN_VERSIONS),
+                "requested": version[:80] + "..." if len(version) > 80 else version})
         missing = [k for k in (META_VERSION, META_CAPABILITIES) if k not in meta]
         if missing and not (method == "server/discover" and META_VERSION not in meta):
             raise InvalidParams("Invalid params: missing params._meta keys: %s" % ", ".join(missing),
