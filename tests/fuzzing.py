@@ -37,6 +37,12 @@ TEMPLATES = [
     {"method": "prompts/get", "params": {"name": "nope"}},
     {"method": "completion/complete", "params": {"ref": {"type": "ref/prompt", "name": "greet"},
                                                  "argument": {"name": "lang", "value": "e"}}},
+    {"method": "completion/complete", "params": {"ref": {"type": "ref/prompt", "name": "greet"},
+                                                 "argument": {"name": "lang", "value": "E"},
+                                                 "context": {"arguments": {"who": "x"}}}},
+    {"method": "prompts/get", "params": {"name": "greet", "arguments": {"who": "x"},
+                                         "_meta": {"progressToken": "t"}}},
+    {"method": "subscriptions/listen", "params": {"_meta": META, "notifications": {"promptsListChanged": True}}},
     {"method": "logging/setLevel", "params": {"level": "debug"}},
     {"method": "server/discover", "params": {"_meta": META}},
     {"method": "prompts/list", "params": {"_meta": dict(META, **{"io.modelcontextprotocol/logLevel": "debug"})}},
@@ -94,6 +100,17 @@ def _nan(name):
     raise ValueError(name)
 
 
+def _slots(value):
+    """Every (dict, key) inside ``value``, at any depth."""
+    if type(value) is dict:
+        for key in sorted(value):
+            yield value, key
+            yield from _slots(value[key])
+    elif type(value) is list:
+        for item in value:
+            yield from _slots(item)
+
+
 class Generator:
     def __init__(self, seed):
         self.rnd = random.Random(seed)
@@ -110,7 +127,16 @@ class Generator:
 
     def mutate(self, msg):
         rnd = self.rnd
-        kind = rnd.randrange(8)
+        kind = rnd.randrange(10)
+        if kind >= 8:  # any field at any depth of params: wrong type, or gone
+            slots = list(_slots(msg.get("params")))
+            if slots:
+                container, key = rnd.choice(slots)
+                if kind == 8:
+                    container[key] = rnd.choice(ODD_VALUES)
+                else:
+                    del container[key]
+            return msg
         if kind == 0 and msg:
             del msg[rnd.choice(sorted(msg))]
         elif kind == 1:
@@ -228,7 +254,7 @@ def run(seed, count):
         except ValueError:
             errors.append("stdout line is not JSON: %r" % raw[:200])
             continue
-        if type(msg) is not dict and type(msg) is not list:
+        if type(msg) is not dict:  # (batches are refused under 2025-11-25: never an array)
             errors.append("stdout line is not a JSON object: %r" % raw[:200])
         replies.append(msg)
     expected_ids, expected_nulls = {}, 0

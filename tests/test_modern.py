@@ -355,6 +355,17 @@ def test_server_ending_streams_sends_result_then_cancelled():
     assert m.session.streams == {}
 
 
+def test_eof_ends_open_streams_so_every_request_read_is_answered():
+    m = Modern(list_changed=True)
+    m.call("subscriptions/listen", LISTEN, rid=3)
+    m.call("subscriptions/listen", LISTEN, rid=4)
+    m.feed({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4}})
+    replies = m.decode(m.session.receive_data(b""))
+    assert [(r.get("id"), r.get("method")) for r in replies] == [(3, None), (None, "notifications/cancelled")]
+    assert replies[0]["result"]["resultType"] == "complete"
+    assert m.session.streams == {}
+
+
 @pytest.mark.parametrize("notifications", [None, [], "all"])
 def test_listen_needs_a_filter_object(notifications):
     m = Modern(list_changed=True)

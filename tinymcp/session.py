@@ -258,8 +258,17 @@ class Session:
     # --- bytes in, bytes out --------------------------------------------------------
 
     def receive_data(self, data):
-        """Feed bytes read from the peer (``b""`` at EOF); return bytes to send."""
-        lines = self._lines.feed(data) if data else self._lines.close()
+        """Feed bytes read from the peer (``b""`` at EOF); return bytes to send.
+
+        At EOF the last unterminated line is served, and listen streams still open are
+        ended as at shutdown (``end_streams``): every request read gets its reply.
+        """
+        if not data:
+            out = self._receive(self._lines.close())
+            return out + self.end_streams() if self.streams else out
+        return self._receive(self._lines.feed(data))
+
+    def _receive(self, lines):
         out = self._out
         for line in lines:
             reply = self.handle_line(line)
