@@ -161,27 +161,35 @@ for name in [n for n in sys.modules if n.split(".")[0] in BLOCKED]:
 sys.meta_path.insert(0, Unavailable())
 del socket.AF_UNIX
 PACKAGE = sys.argv.pop(1)
+WINDOWS_LIKE = sys.argv.pop(1) == "windows-like"
+if WINDOWS_LIKE:  # no SIGHUP, and pipes that cannot be polled
+    import signal
+    del signal.SIGHUP
 package = importlib.import_module(PACKAGE)
 for info in pkgutil.iter_modules(package.__path__):
     importlib.import_module(PACKAGE + "." + info.name)
 loaded = sorted(n for n in sys.modules if n.split(".")[0] in BLOCKED)
 assert loaded == [], loaded
+if WINDOWS_LIKE:
+    importlib.import_module(PACKAGE + ".stdio").CAN_POLL_PIPES = False
 cli = importlib.import_module(PACKAGE + ".cli")
 sys.exit(cli.main(sys.argv[1:]))
 """
 
 
-def run_without_posix_extras(args, cwd, stdin=b""):
-    proc = subprocess.run([sys.executable, "-c", NO_POSIX_EXTRAS, PACKAGE] + list(args),
+def run_without_posix_extras(args, cwd, stdin=b"", platform="posix"):
+    proc = subprocess.run([sys.executable, "-c", NO_POSIX_EXTRAS, PACKAGE, platform] + list(args),
                           cwd=str(cwd), env=server_env(), input=stdin, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=GUARD)
     return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace")
 
 
+@pytest.mark.parametrize("platform", ["posix", "windows-like"])
 def test_every_module_imports_and_stdio_serves_without_fcntl_termios_pwd_grp_resource_af_unix(
-        tmp_path, config_file):
+        tmp_path, config_file, platform):
+    # windows-like: also no SIGHUP, and stdio served by the blocking loop (no pipe polling)
     rc, out, err = run_without_posix_extras(["--config", str(config_file)], tmp_path,
-                                            stdin=CONVERSATION)
+                                            stdin=CONVERSATION, platform=platform)
     assert rc == 0, err
     assert "Traceback" not in err
     assert_serves_prompts([json.loads(raw) for raw in out.splitlines()])

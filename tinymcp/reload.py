@@ -87,7 +87,8 @@ class ConfigFile:
     def attach(self, loop, server, on_error=None):
         self.loop, self.server, self._on_error = loop, server, on_error
         self.attached = True
-        loop.add_signal_handler(signal.SIGHUP, self._on_sighup)
+        if hasattr(signal, "SIGHUP"):  # (not on Windows: --watch still works there)
+            loop.add_signal_handler(signal.SIGHUP, self._on_sighup)
         if self.watch:
             self._timer = loop.call_later(self.interval, self._check)
 

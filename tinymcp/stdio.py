@@ -10,11 +10,14 @@ import os
 import stat
 import sys
 
-from .loop import Loop
-from .pump import Hub, StreamPump, stderr_log
+from .pump import READ_SIZE, Hub, StreamPump, stderr_log
 from .session import no_log
 
 __all__ = ["serve_stdio", "stderr_log", "StreamPump"]
+
+#: Windows cannot poll pipes (select takes sockets only): stdio is served there by a
+#: plain blocking read-serve-write loop instead (no --watch, SIGHUP or run-time changes).
+CAN_POLL_PIPES = os.name != "nt"
 
 
 def _nonblocking_if_pipe(fd):
@@ -30,12 +33,36 @@ def _nonblocking_if_pipe(fd):
     return None
 
 
-def serve_stdio(server, in_fd=0, out_fd=1, source=None):
+def _serve_blocking(server, in_fd, wire, source):
+    """Read, serve, write, until EOF, Ctrl-C or a closed stdout (where pipes cannot be polled)."""
+    if source is not None and source.watch:
+        server.log("warning", "--watch needs a system that can poll pipes: serving %s as loaded"
+                   % source.path)
+    session = server.session()
+    try:
+        while True:
+            data = os.read(in_fd, READ_SIZE)
+            out = session.receive_data(data)
+            while out:
+                out = out[os.write(wire, out):]
+            if not data:
+                return 0
+    except (KeyboardInterrupt, BrokenPipeError):
+        return 0  # Ctrl-C, or the host closed stdout: end quietly
+    except OSError as exc:
+        server.log("warning", "stdio: %s" % exc)
+        return 0
+
+
+def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None):
     """Serve one session on stdin/stdout until EOF or SIGTERM/SIGINT; return 0.
 
     ``source`` (a ``reload.ConfigFile``) reloads the config on SIGHUP and, when watched,
-    on change; ``Server.replace_config`` from any thread reaches the session too.
+    on change; ``Server.replace_config`` from any thread reaches the session too. With
+    ``poll`` false (the default on Windows) a blocking loop serves instead, without those.
     """
+    if poll is None:
+        poll = CAN_POLL_PIPES
     if server.log is no_log:
         server.log = stderr_log
     sys.stdout.flush()
@@ -43,6 +70,20 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None):
     saved_out = os.dup(out_fd)
     os.dup2(2, out_fd)
     saved_stdout, sys.stdout = sys.stdout, sys.stderr
+    try:
+        if poll:
+            return _serve_polled(server, in_fd, wire, source)
+        return _serve_blocking(server, in_fd, wire, source)
+    finally:
+        os.close(wire)
+        os.dup2(saved_out, out_fd)
+        os.close(saved_out)
+        sys.stdout = saved_stdout
+
+
+def _serve_polled(server, in_fd, wire, source):
+    """The session's pump on a selectors loop, with signals, reloads and run-time changes."""
+    from .loop import Loop
     in_blocking = _nonblocking_if_pipe(in_fd)
     # (the wire shares fd 1's open file: its flag must be put back, or whatever writes to
     # that pipe after us gets EAGAIN)
@@ -60,18 +101,10 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None):
     finally:
         hub.close()  # (hub.run did, unless something failed before it)
         loop.close()
-        if out_blocking is not None:
-            try:
-                os.set_blocking(wire, out_blocking)
-            except OSError:
-                pass
-        os.close(wire)
-        os.dup2(saved_out, out_fd)
-        os.close(saved_out)
-        sys.stdout = saved_stdout
-        if in_blocking is not None:
-            try:
-                os.set_blocking(in_fd, in_blocking)
-            except OSError:
-                pass
+        for fd, was in ((wire, out_blocking), (in_fd, in_blocking)):
+            if was is not None:
+                try:
+                    os.set_blocking(fd, was)
+                except OSError:
+                    pass
     return 0
