@@ -10,6 +10,7 @@ import json
 import os
 import pkgutil
 import shutil
+import stat
 import subprocess
 import sys
 import zipfile
@@ -223,8 +224,19 @@ def test_zipapp_serves_a_config_file(tmp_path, config_file):
         names = set(archive.namelist())
     assert {"__main__.py", "tinymcp/__init__.py", "tinymcp/cli.py", "tinymcp/py.typed"} <= names
     assert "tinymcp_embedded_config.json" not in names
-    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+    # bytecode beside each module (where zipimport looks), never a __pycache__
+    modules = sorted(n for n in names if n.startswith("tinymcp/") and n.endswith(".py"))
+    assert sorted(n for n in names if n.endswith(".pyc")) == [m + "c" for m in modules]
+    assert not [n for n in names if "__pycache__" in n]
     assert pyz.read_bytes().startswith(b"#!/usr/bin/env python3\n")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(pyz.stat().st_mode) == 0o777 & ~umask  # readable by whoever runs it
+    # this Python loads the bytecode (not the source) from the archive
+    loaded = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                             "import tinymcp.cli; print(tinymcp.cli.__file__)", str(pyz)],
+                            env=clean_env(), stdout=subprocess.PIPE, timeout=GUARD).stdout.decode()
+    assert loaded.strip().endswith("cli.pyc"), loaded
 
     # run from elsewhere, with nothing on PYTHONPATH: the one file is the whole program
     assert_serves_prompts(converse([sys.executable, str(pyz), "--config", str(config_file)],
@@ -233,6 +245,17 @@ def test_zipapp_serves_a_config_file(tmp_path, config_file):
                              stdout=subprocess.PIPE, timeout=GUARD).stdout.decode()
     import tinymcp
     assert version == "tinymcp %s\n" % tinymcp.__version__
+
+
+@not_vendored
+def test_zipapp_without_bytecode_holds_sources_only_and_serves(tmp_path, config_file):
+    pyz = tmp_path / "src.pyz"
+    rc, out, err = build_pyz(pyz, "--no-bytecode")
+    assert rc == 0, err
+    with zipfile.ZipFile(str(pyz)) as archive:
+        assert not [n for n in archive.namelist() if n.endswith(".pyc")]
+    assert_serves_prompts(converse([sys.executable, str(pyz), "--config", str(config_file)],
+                                   cwd=tmp_path, env=clean_env()))
 
 
 @not_vendored
