@@ -413,6 +413,17 @@ def test_unknown_argument_exits_2_with_usage_on_stderr():
     assert "usage:" in err
 
 
+def test_help_names_the_module_it_was_started_as():
+    from conftest import PACKAGE
+    rc, out, err = run_cli(["--help"])
+    assert (rc, err) == (0, "")
+    first, second = out.splitlines()[:2]
+    prog = "python3 -m %s" % PACKAGE  # tinymcp, or sometool._vendor.tinymcp for a vendored copy
+    assert first.startswith("usage: %s [--config FILE.json]" % prog)
+    assert second.startswith(" " * len("usage: %s " % prog) + "[--socket PATH")
+    assert "without it, a built-in default prompt set" in out
+
+
 def test_page_size_option_paginates_the_default_prompts(spawn):
     server = spawn(["--page-size", "2"])
     server.initialize()

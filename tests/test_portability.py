@@ -281,6 +281,11 @@ def test_zipapp_with_an_embedded_config_serves_it_without_any_file(tmp_path, con
     proc = subprocess.run([sys.executable, str(pyz), "--check"], env=clean_env(),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=GUARD)
     assert proc.returncode == 0 and "2 prompts" in proc.stdout.decode()
+    # its help names the archive and what it serves without --config
+    out = subprocess.run([sys.executable, str(pyz), "--help"], env=clean_env(),
+                         stdout=subprocess.PIPE, timeout=GUARD).stdout.decode()
+    assert out.startswith("usage: python3 %s [--config" % pyz)
+    assert "without it, the embedded config." in out
 
 
 @not_vendored
@@ -347,3 +352,6 @@ def test_wheel_has_py_typed_and_installs_the_tinymcp_command(tmp_path, config_fi
     assert command.exists()
     assert_serves_prompts(converse([str(command), "--config", str(config_file)],
                                    cwd=tmp_path, env=clean_env()))
+    out = subprocess.run([str(command), "--help"], env=clean_env(), stdout=subprocess.PIPE,
+                         timeout=GUARD).stdout.decode()
+    assert out.startswith("usage: tinymcp [--config"), out

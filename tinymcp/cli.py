@@ -11,14 +11,14 @@ from . import __version__
 from .errors import ConfigError
 
 USAGE = """\
-usage: python3 -m tinymcp [--config FILE.json] [--page-size N] [--watch]
-                          [--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]]
-                          [--check] [--version]
+usage: %(prog)s [--config FILE.json] [--page-size N] [--watch]
+%(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]]
+%(indent)s[--check] [--version]
 
 Serve MCP prompts over stdio, or over a Unix socket (newline-delimited JSON-RPC).
 
 options:
-  --config FILE    prompts config (JSON); without it, a built-in default prompt set.
+  --config FILE    prompts config (JSON); without it, %(default)s.
                    With a file, SIGHUP reloads it (an invalid file keeps the old
                    prompts) and clients are told when the prompts change
   --page-size N    prompts per prompts/list page (overrides the config's page_size)
@@ -37,6 +37,21 @@ options:
 
 class UsageError(Exception):
     pass
+
+
+def usage(default_config=None):
+    """The help text, named as this program was started (a vendored copy's module, the
+    console script, a zipapp) and saying what it serves without --config."""
+    arg0 = sys.argv[0] if sys.argv else ""
+    base = arg0.replace("\\", "/").rsplit("/", 1)[-1]
+    if base.endswith(".pyz"):
+        prog = "python3 " + arg0
+    elif base in ("tinymcp", "tinymcp.exe"):
+        prog = "tinymcp"
+    else:
+        prog = "python3 -m " + (__package__ or "tinymcp")
+    default = "a built-in default prompt set" if default_config is None else "the embedded config"
+    return USAGE % {"prog": prog, "indent": " " * len("usage: %s " % prog), "default": default}
 
 
 def parse_args(argv):
@@ -107,10 +122,10 @@ def main(argv=None, default_config=None, default_name="default config"):
     try:
         opts = parse_args(argv)
     except UsageError as exc:
-        sys.stderr.write("tinymcp: %s\n%s" % (exc, USAGE))
+        sys.stderr.write("tinymcp: %s\n%s" % (exc, usage(default_config)))
         return 2
     if opts.get("help"):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(usage(default_config))
         return 0
     if opts.get("version"):
         sys.stdout.write("tinymcp %s\n" % __version__)
