@@ -7,7 +7,12 @@ usage: python3 scripts/bench_socket.py [--seconds S] [--idle N] [--config FILE.j
   ``prompts/get``, wait for the reply, send the next), all driven from this one process
   with non-blocking sockets; latency percentiles per request;
 - peak RSS (VmHWM, Linux /proc) of a fresh server holding N idle connections (default
-  1000), each with an initialized session (goal: under 40 MB).
+  1000), each with an initialized session (goal: under 40 MB);
+- fairness: ping round trips of one client while another pipelines 5000 requests and
+  never reads (goal: none beyond a second), and how long after a config rewrite
+  (``--watch``) or a SIGHUP an initialized session gets list_changed (goal: within a
+  second). These bounds are timings, so they live here and not in the tests, which
+  check the behaviour (served at all, notified at all).
 
 The clients share the machine with the server, so on a small machine the figures are a
 floor for the server, not a ceiling.
@@ -146,6 +151,78 @@ def idle(path, n):
     return socks
 
 
+def read_line(sock):
+    buf = b""
+    while not buf.endswith(b"\n"):
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise SystemExit("server closed a connection")
+        buf += chunk
+    return buf
+
+
+def pings_beside_a_flooder(path, requests=5000, pings=20):
+    """Round trips (ms) of pings from one client while another has pipelined ``requests``
+    prompts/get and reads nothing."""
+    import threading
+    flooder, other = connect(path, 2)
+    initialize([flooder, other])
+    flood = GET * requests
+    thread = threading.Thread(target=lambda: _send_until_closed(flooder, flood), daemon=True)
+    thread.start()
+    time.sleep(0.5)  # (a bench, not a test: let the flood fill the buffers first)
+    times = []
+    for i in range(pings):
+        t = time.perf_counter()
+        other.sendall(line({"jsonrpc": "2.0", "id": 100 + i, "method": "ping"}))
+        read_line(other)
+        times.append((time.perf_counter() - t) * 1000)
+    flooder.shutdown(socket.SHUT_RDWR)
+    thread.join(10)
+    flooder.close()
+    other.close()
+    return times
+
+
+def _send_until_closed(sock, data):
+    try:
+        sock.sendall(data)
+    except OSError:
+        pass
+
+
+def change_latencies(tmp, rounds=5):
+    """ms from a config rewrite (--watch) and from a SIGHUP to list_changed on a session."""
+    cfg = os.path.join(tmp, "c.json")
+    path = os.path.join(tmp, "w")
+
+    def write(n):
+        with open(cfg + ".new", "w") as f:
+            json.dump({"prompts": [{"name": "p%d" % i, "messages": [{"role": "user", "text": "x"}]}
+                                   for i in range(n)]}, f)
+        os.replace(cfg + ".new", cfg)
+
+    write(1)
+    proc = start(path, ["--config", cfg, "--watch"])
+    out = {"--watch": [], "SIGHUP": []}
+    try:
+        [sock] = connect(path, 1)
+        initialize([sock])
+        for r in range(rounds):
+            for how in out:
+                t = time.perf_counter()
+                write(2 + 2 * r + (how == "SIGHUP"))
+                if how == "SIGHUP":
+                    proc.send_signal(signal.SIGHUP)
+                if b"list_changed" not in read_line(sock):
+                    raise SystemExit("expected list_changed")
+                out[how].append((time.perf_counter() - t) * 1000)
+        sock.close()
+    finally:
+        stop(proc)
+    return out
+
+
 def raise_nofile(need):
     try:
         import resource
@@ -201,6 +278,20 @@ def main(argv):
                 s.close()
         finally:
             stop(proc)
+
+        proc = start(path, extra)
+        try:
+            times = sorted(pings_beside_a_flooder(path))
+        finally:
+            stop(proc)
+        print()
+        print("%-44s %8s %8s" % ("fairness and notification (ms)", "median", "max"))
+        print("%-44s %8.1f %8.1f" % ("ping while another client floods, never reads",
+                                     times[len(times) // 2], times[-1]))
+        for how, ms in sorted(change_latencies(tmp).items()):
+            ms.sort()
+            print("%-44s %8.1f %8.1f" % ("list_changed after a rewrite (%s)" % how, ms[len(ms) // 2], ms[-1]))
+        print("(goal: every one under 1000 ms)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -2,8 +2,9 @@
 that was promised notifications, on the socket and on stdio; invalid configs change
 nothing; listChanged is true exactly when a change source exists.
 
-"Within a second" is checked as a deadline from the moment of the rewrite (or signal);
-every wait is for a frame or a stderr line, with ``GUARD`` only as a failure guard.
+Every wait is for a frame or a stderr line, with ``GUARD`` only as a failure guard. No
+test asserts a time: how soon a session is told ("within a second") is a figure of
+scripts/bench_socket.py; here, that it is told, once, in the right form.
 """
 
 import contextlib
@@ -12,7 +13,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 
 import pytest
 
@@ -59,19 +59,17 @@ def _sessions(world, path):
     return legacy, stream, fresh
 
 
-def _assert_told_within_a_second(legacy, stream, deadline):
+def _assert_told(legacy, stream):
     assert legacy.frame() == LIST_CHANGED
     assert stream.frame() == stream_changed(7)
-    assert time.monotonic() <= deadline, "notified %.2fs late" % (time.monotonic() - deadline)
 
 
 @pytest.mark.parametrize("atomic", [True, False], ids=["rename", "in-place"])
-def test_watch_rewrite_reaches_legacy_sessions_and_listen_streams_within_a_second(world, atomic):
+def test_watch_rewrite_reaches_legacy_sessions_and_listen_streams(world, atomic):
     cfg, path, proc = _socket_server(world, "--watch")
     legacy, stream, fresh = _sessions(world, path)
-    deadline = time.monotonic() + 1.0
     write_config(cfg, config(["alpha", "beta", "delta"]), atomic=atomic)
-    _assert_told_within_a_second(legacy, stream, deadline)
+    _assert_told(legacy, stream)
     assert names(legacy.call(req(2, "prompts/list"))) == ["alpha", "beta", "delta"]
     assert names(stream.call(modern(8, "prompts/list"))) == ["alpha", "beta", "delta"]
     # never initialized: promised nothing, told nothing (the ping reply is its next frame)
@@ -80,13 +78,12 @@ def test_watch_rewrite_reaches_legacy_sessions_and_listen_streams_within_a_secon
     proc.wait_stderr("notified 2 sessions")
 
 
-def test_sighup_reloads_on_demand_and_notifies_within_a_second(world):
+def test_sighup_reloads_on_demand_and_notifies(world):
     cfg, path, proc = _socket_server(world)
     legacy, stream, _ = _sessions(world, path)
     write_config(cfg, config(["gamma"]))
-    deadline = time.monotonic() + 1.0
     proc.kill(signal.SIGHUP)
-    _assert_told_within_a_second(legacy, stream, deadline)
+    _assert_told(legacy, stream)
     assert names(legacy.call(req(2, "prompts/list"))) == ["gamma"]
     proc.wait_stderr("reloaded %s (SIGHUP)" % cfg)
 
@@ -181,25 +178,21 @@ def _stdio(world, *extra):
     return cfg, proc
 
 
-def test_stdio_watch_tells_the_client_within_a_second(world):
+def test_stdio_watch_tells_the_client(world):
     cfg, proc = _stdio(world, "--watch")
-    deadline = time.monotonic() + 1.0
     write_config(cfg, config(["alpha", "zeta"]))
     assert proc.frame() == LIST_CHANGED
-    assert time.monotonic() <= deadline
     assert names(proc.call(req(2, "prompts/list"))) == ["alpha", "zeta"]
     proc.proc.stdin.close()
     rc, err, out = proc.finish(None)
     assert (rc, out) == (0, b""), err
 
 
-def test_stdio_sighup_tells_the_client_within_a_second(world):
+def test_stdio_sighup_tells_the_client(world):
     cfg, proc = _stdio(world)
     write_config(cfg, config(["eta"]))
-    deadline = time.monotonic() + 1.0
     proc.kill(signal.SIGHUP)
     assert proc.frame() == LIST_CHANGED
-    assert time.monotonic() <= deadline
     assert names(proc.call(req(2, "prompts/list"))) == ["eta"]
     rc, err, _ = proc.finish()
     assert rc == 0, err
@@ -211,9 +204,7 @@ def test_python_api_replace_from_another_thread_reaches_a_running_session(world)
     assert reply["result"]["capabilities"]["prompts"] == {"listChanged": True}
     proc.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     assert proc.call(req(2, "prompts/get", {"name": "swap"}))["result"]["messages"]
-    deadline = time.monotonic() + 1.0
     assert proc.frame() == LIST_CHANGED
-    assert time.monotonic() <= deadline
     assert names(proc.call(req(3, "prompts/list"))) == ["fresh"]
     proc.wait_stderr("worker: invalid config refused")
     rc, err, out = proc.finish()

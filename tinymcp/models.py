@@ -610,7 +610,7 @@ def fast_prompt(p):
     title = p.get("title")
     description = p.get("description")
     if type(name) is not str or not name or type(title) not in _STR_OR_NONE \
-            or type(description) not in _STR_OR_NONE or _surrogate_at(name) >= 0:
+            or type(description) not in _STR_OR_NONE or (not name.isascii() and _surrogate_at(name) >= 0):
         return None
     raw_args = p.get("arguments", ())
     if type(raw_args) is not list and raw_args != ():
@@ -625,7 +625,8 @@ def fast_prompt(p):
         arg_description = a.get("description")
         required = a.get("required", False)
         default = a.get("default")
-        if type(arg_name) is not str or not arg_name or arg_name in names or _surrogate_at(arg_name) >= 0 \
+        if type(arg_name) is not str or not arg_name or arg_name in names \
+                or (not arg_name.isascii() and _surrogate_at(arg_name) >= 0) \
                 or type(arg_title) not in _STR_OR_NONE or type(arg_description) not in _STR_OR_NONE \
                 or type(default) not in _STR_OR_NONE or type(required) is not bool \
                 or (required and default is not None):
