@@ -34,6 +34,21 @@ def test_line_at_and_past_max_line_bytes():
     assert replies[1]["id"] == "next"
 
 
+@pytest.mark.parametrize("chunk", [1, 7, 10 ** 6])
+def test_max_line_bytes_counts_the_line_not_its_crlf(chunk):
+    # the same 100-byte line is within the limit whether it ends in \n or \r\n, however
+    # the bytes arrive; 101 bytes are over it either way
+    wire = Wire(config(max_line_bytes=100))
+    at = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping", "x": ""}).encode()
+    at = at[:-2] + b"x" * (100 - len(at)) + b'"}'
+    over = at[:-2] + b'x"}'
+    data = at + b"\r\n" + at + b"\n" + over + b"\r\n" + over + b"\n" + json.dumps(PING).encode() + b"\r\n"
+    out = b"".join(wire.session.receive_data(data[i:i + chunk]) for i in range(0, len(data), chunk))
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert [r.get("result") == {} for r in replies] == [True, True, False, False, True]
+    assert [r["error"]["code"] for r in replies[2:4]] == [-32600, -32600]
+
+
 def nested(levels):
     value = {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": {}}}
     inner = value["params"]["_meta"]

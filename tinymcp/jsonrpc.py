@@ -22,7 +22,8 @@ _BLANK = b" \t\r"
 
 
 class LineBuffer:
-    """Splits a byte stream into lines, holding at most ``max_line`` bytes of a partial one.
+    """Splits a byte stream into lines, holding at most ``max_line`` (+1 for a ``\r``)
+    bytes of a partial one. The limit is on the line without its ``\n`` or ``\r\n``.
 
     A line longer than the limit is reported once as ``TOO_LONG`` as soon as the
     limit is passed, and the rest of it is dropped as it arrives (never buffered).
@@ -48,7 +49,7 @@ class LineBuffer:
             nl = data.find(b"\n")
             if nl < 0:
                 self._partial += data
-                if len(self._partial) > self.max_line:
+                if len(self._partial) > self.max_line + 1:  # (+1: room for a final \r)
                     self._overflow(out)
                 return out
             self._partial += data[:nl]
@@ -61,7 +62,7 @@ class LineBuffer:
         for line in lines:
             self._emit(line, out)
         if tail:
-            if len(tail) > self.max_line:
+            if len(tail) > self.max_line + 1:
                 self._overflow(out)
             else:
                 self._partial += tail
@@ -77,11 +78,11 @@ class LineBuffer:
         return out
 
     def _emit(self, line, out):
+        if line.endswith(b"\r"):
+            line = line[:-1]  # the limit counts the line, not its terminator (\n or \r\n)
         if len(line) > self.max_line:
             out.append(TOO_LONG)
             return
-        if line.endswith(b"\r"):
-            line = line[:-1]
         if line and line.strip(_BLANK):
             out.append(line)
 
