@@ -501,9 +501,9 @@ def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
     closed = []
     try:
         server = _big_server()
-        # feed=1: runs of one line each, so the bound is high + one reply
+        # one read holds all 250 requests: the session's budget stops it at high + one reply
         pump = StreamPump(loop, server.session(), r_in, w_out, closed.append,
-                          high=8192, low=2048, hard=None, feed=1)
+                          high=8192, low=2048, hard=None)
         n = 250  # ~57 KB of requests (fits the 64 KiB input pipe), ~600 KB of replies
         _write_all(w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
             "topic": "t%d" % i}})) for i in range(n)))

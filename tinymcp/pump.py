@@ -1,14 +1,16 @@
 """What every transport shares: one pump per connection between fds and a Session, and
 the hub that hands prompt changes to every session and drains them all at shutdown.
 
-Backpressure, per pump: input is fed to the session in runs of whole lines of at most
-``FEED_BYTES`` (one longer line is a run of its own), and only while the output backlog
-is at most ``high`` bytes. Above it the pump neither feeds nor reads until the peer has
-taken the backlog down to ``low``. So a peer that sends without reading holds at most
-``high`` + the replies to one run of output, one read (``READ_SIZE``) of unfed input and
-one partial line (the server's line limit), and costs the loop nothing more. (A run,
-not a single line, so that a ``notifications/cancelled`` read together with its request
-can still drop the reply the session has queued; a run is a whole read.)
+Backpressure, per pump: what one read brings is handed to the session with a budget,
+the room left below ``high`` in the output backlog; the session serves lines only while
+the replies it made are within that budget (at least one line a call) and holds the rest
+back. Above ``high`` the pump neither feeds nor reads until the peer has taken the
+backlog down to ``low``, and it never reads while the session still holds lines. So a
+peer that sends without reading holds at most ``high`` + one reply (a reply is bounded
+by the server's limits), one read (``READ_SIZE``) of lines not served yet and one
+partial line (the server's line limit), and costs the loop nothing more, however large
+its replies. (Whole reads, not single lines, so that a ``notifications/cancelled`` read
+together with its request can still drop the reply the session has queued.)
 Output the server pushes on its own while a pump is paused (list_changed notifications,
 the end of listen streams) may grow the backlog up to ``hard`` bytes; past that the
 connection is closed with a line in the log.
@@ -24,9 +26,6 @@ from .session import no_log
 __all__ = ["StreamPump", "Hub", "stderr_log", "READ_SIZE", "DRAIN_SECONDS"]
 
 READ_SIZE = 65536
-#: Input handed to the session per call: whole lines, up to this many bytes. One read,
-#: so a notifications/cancelled read together with its request drops the queued reply.
-FEED_BYTES = READ_SIZE
 #: stdio defaults: stop reading input while this much output waits for the peer ...
 HIGH_WATER = 4 * 1024 * 1024
 #: ... and read again once it is down to this much.
@@ -60,7 +59,7 @@ class StreamPump:
     """
 
     def __init__(self, loop, session, in_fd, out_fd, on_close, high=HIGH_WATER,
-                 low=LOW_WATER, hard=None, log=None, name="peer", feed=FEED_BYTES):
+                 low=LOW_WATER, hard=None, log=None, name="peer"):
         self.loop = loop
         self.session = session
         self.in_fd = in_fd
@@ -69,7 +68,6 @@ class StreamPump:
         self.high = high
         self.low = low
         self.hard = hard
-        self.feed = feed
         self.log = log or no_log
         self.name = name
         self.out = bytearray()
@@ -79,7 +77,6 @@ class StreamPump:
         self.paused = False
         self.closed = False
         self._in = b""  # read but not yet fed to the session
-        self._pos = 0
         self._eof_fed = False
         self._reading = False
         self._writing = False
@@ -95,7 +92,7 @@ class StreamPump:
         except OSError:
             data = b""  # e.g. ECONNRESET: the peer is gone, serve what was read
         if data:
-            self._in, self._pos = data, 0
+            self._in = data
         else:
             self.eof = True
         self._progress()
@@ -125,8 +122,9 @@ class StreamPump:
         if self.closed:
             return
         self.eof = self._eof_fed = True
-        self._in, self._pos = b"", 0
+        self._in = b""
         try:
+            self.session.discard_pending()
             data = self.session.end_streams()
         except Exception as exc:  # never let one session stop the others' shutdown
             self.log("error", "%s: ending its streams failed: %s" % (self.name, exc), exc)
@@ -148,10 +146,14 @@ class StreamPump:
 
     # --- the state machine ----------------------------------------------------------
 
+    def _has_input(self):
+        """Input the session has not been given or has not served yet."""
+        return bool(self._in or self.session.pending or (self.eof and not self._eof_fed))
+
     def _progress(self):
         """Feed, write and (un)register until nothing more can happen right now."""
         while not self.closed:
-            if not self.paused and (self._in or (self.eof and not self._eof_fed)):
+            if not self.paused and self._has_input():
                 self._feed()
                 if self.closed:
                     return
@@ -161,53 +163,40 @@ class StreamPump:
                     return
             if self.paused and len(self.out) <= self.low:
                 self.paused = False
-                if self._in or (self.eof and not self._eof_fed):
-                    continue
+            if not self.paused and self._has_input():
+                continue  # the session held lines back, and there is room for their replies now
             break
         if self.closed:
             return
         if self.eof and self._eof_fed and not self.out:
             self.close()
             return
-        self._want(not (self.eof or self.paused or self._in), bool(self.out))
+        self._want(not (self.eof or self.paused or self._has_input()), bool(self.out))
 
     def _feed(self):
-        """Give the session runs of whole lines until the input is used up or the backlog
-        passes ``high``; at EOF, feed the session's EOF once all input is in."""
+        """One call into the session: what was read, else the lines it held back, else
+        its EOF, with the room left below ``high`` as its budget."""
         session = self.session
-        out = self.out
-        high = self.high
-        feed = self.feed
-        data, pos = self._in, self._pos
-        end = len(data)
+        budget = max(self.high - len(self.out), 1)
         try:
-            while pos < end:
-                nxt = pos + feed
-                if nxt >= end:
-                    nxt = end  # the rest, a partial last line included
-                else:
-                    nl = data.rfind(b"\n", pos, nxt)
-                    if nl < 0:  # one line longer than a run: all of it that is here
-                        nl = data.find(b"\n", nxt)
-                    nxt = end if nl < 0 else nl + 1
-                reply = session.receive_data(data[pos:nxt] if pos or nxt < end else data)
-                pos = nxt
-                if reply:
-                    out += reply
-                    if len(out) > high:
-                        self.paused = True
-                        break
-            if pos >= end:
-                data, pos = b"", 0
-            self._in, self._pos = data, pos
-            if not data and self.eof and not self._eof_fed:
+            if self._in:
+                data, self._in = self._in, b""
+                reply = session.receive_data(data, budget)
+            elif session.pending:
+                reply = session.resume(budget)
+            else:
                 self._eof_fed = True
-                out += session.receive_data(b"")
+                reply = session.receive_data(b"", budget)
         except Exception as exc:
             # Session turns every request's failure into an error reply; reaching here is
             # a bug, and it ends this connection only, never the server's other sessions.
             self.log("error", "%s: closed after an internal error: %s" % (self.name, exc), exc)
             self.close()
+            return
+        if reply:
+            self.out += reply
+            if len(self.out) > self.high:
+                self.paused = True
 
     def _write(self):
         try:

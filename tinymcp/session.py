@@ -30,6 +30,7 @@ import gc
 import itertools
 import math
 import threading
+from collections import deque
 
 from .errors import (ConfigError, InternalError, InvalidParams, InvalidRequest, MethodNotFound,
                      ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
@@ -250,39 +251,72 @@ class Session:
         #: open subscriptions/listen streams: request id -> honoured filter
         self.streams = {}
         self._lines = LineBuffer(server.limits.max_line_bytes)
+        #: complete lines read but not served yet (held back by a budget)
+        self._pending = deque()
+        self._eof = False
+        #: queued output: (message, its encoded bytes), and their total size
         self._out = []
+        self._out_size = 0
         #: replies queued but not yet sent, which a notifications/cancelled may still drop
         self._cancellable = {}
         self._batch_replies = None
 
     # --- bytes in, bytes out --------------------------------------------------------
 
-    def receive_data(self, data):
+    def receive_data(self, data, budget=None):
         """Feed bytes read from the peer (``b""`` at EOF); return bytes to send.
 
-        At EOF the last unterminated line is served, and listen streams still open are
-        ended as at shutdown (``end_streams``): every request read gets its reply.
+        With a ``budget`` (bytes), lines are served only while the output they made is
+        below it (at least one line a call): the rest stay ``pending`` for ``resume()``.
+        So a transport bounds what one read can make the server hold, whatever the size
+        of each reply. Replies stay cancellable until they are returned.
+        At EOF the last unterminated line is served, and then listen streams still open
+        are ended as at shutdown (``end_streams``): every request read gets its reply.
         """
-        if not data:
-            out = self._receive(self._lines.close())
-            return out + self.end_streams() if self.streams else out
-        return self._receive(self._lines.feed(data))
+        if data:
+            self._pending.extend(self._lines.feed(data))
+        else:
+            self._pending.extend(self._lines.close())
+            self._eof = True
+        return self.resume(budget)
 
-    def _receive(self, lines):
-        out = self._out
-        for line in lines:
-            reply = self.handle_line(line)
+    @property
+    def pending(self):
+        """How many complete lines wait to be served (``resume``)."""
+        return len(self._pending)
+
+    def resume(self, budget=None):
+        """Serve pending lines, within ``budget`` as ``receive_data`` does; bytes to send."""
+        pending = self._pending
+        while pending and (budget is None or self._out_size < budget):
+            reply = self.handle_line(pending.popleft())
             if reply is not None:
-                out.append(reply)
-        if not out:
-            return b""
-        self._out = []
-        self._cancellable = {}
+                self._queue(reply)
+        out = self._out
+        data = b"".join([d for _, d in out]) if out else b""
+        if out:
+            self._out = []
+            self._out_size = 0
+            self._cancellable = {}
+        if self._eof and not pending and self.streams:
+            data += self.end_streams()
+        return data
+
+    def discard_pending(self):
+        """Drop the lines not served yet (the transport is shutting down)."""
+        self._pending.clear()
+
+    def _queue(self, msg):
+        """Queue ``msg`` for sending, encoded now (so the output's size is known)."""
         try:
-            # (a batch whose every reply was cancelled is an empty list: nothing to send)
-            return b"".join([encode(m) for m in out if m != []])
+            data = encode(msg)
         except (ValueError, TypeError, RecursionError):
-            return b"".join([encode(m) for m in (self._encodable(m) for m in out) if m])
+            msg = self._encodable(msg)
+            if not msg:
+                return
+            data = encode(msg)
+        self._out.append((msg, data))
+        self._out_size += len(data)
 
     def _encodable(self, msg):
         """``msg`` if it encodes as JSON; else, for a reply, a -32603 error for its id (a
@@ -471,7 +505,8 @@ class Session:
             reply = _error(rid, self._internal(exc, method, call))
         notes = call.notes if call is not None else None
         if notes:
-            self._out.extend(notes)
+            for note in notes:
+                self._queue(note)
         # 2025-11-25 cancellation "Behavior Requirements": initialize MUST NOT be cancelled
         if reply is not None and method != "initialize":
             self._cancellable[rid] = (reply, notes)
@@ -565,11 +600,24 @@ class Session:
         # built; its log and progress notifications (stdio: MUST NOT send any further
         # messages for it) wait in the output
         doomed = [reply] + (notes or [])
-        containers = [self._out] + [m for m in self._out if type(m) is list]
+
+        def kept(items):
+            return [m for m in items if not any(m is d for d in doomed)]
+
         if self._batch_replies is not None:
-            containers.append(self._batch_replies)
-        for container in containers:
-            container[:] = [m for m in container if not any(m is d for d in doomed)]
+            self._batch_replies[:] = kept(self._batch_replies)
+        out = []
+        for msg, data in self._out:
+            if any(msg is d for d in doomed):
+                continue
+            if type(msg) is list and any(m is d for m in msg for d in doomed):
+                msg = kept(msg)
+                if not msg:
+                    continue  # a batch whose every reply was cancelled: nothing to send
+                data = encode(msg)
+            out.append((msg, data))
+        self._out = out
+        self._out_size = sum(len(data) for _, data in out)
 
     # --- handshake-era handlers ---------------------------------------------------------
 
