@@ -369,6 +369,41 @@ def test_max_clients_refuses_extras_cleanly_while_the_others_keep_working(world)
             assert fourth.lines.eof and time.monotonic() < deadline, "never served again"
 
 
+def test_a_flood_of_refused_connections_logs_a_bounded_number_of_lines(world):
+    # each refusal is a blocking stderr write: a flood must not fill a pipe the host may
+    # never drain (the loop would stop on it), so past a burst they are only counted
+    from tinymcp.unix import RefusalLog
+    path = world.path("s")
+    proc = world.server("--socket", path, "--max-clients", "1")
+    keeper = world.client(path)
+    keeper.initialize()
+    for _ in range(RefusalLog(None).burst + 30):
+        extra = world.client(path)
+        assert extra.closed()
+        extra.close()
+    assert keeper.call(req(5, "ping"))["result"] == {}
+    rc, err, _ = proc.finish()
+    assert rc == 0, err
+    refused = [x for x in err.splitlines() if "already serving 1 client" in x]
+    assert len(refused) == RefusalLog(None).burst, err
+    assert "refused 30 more connections without a line each" in err
+
+
+def test_refusal_log_counts_past_its_burst_and_reports_in_the_next_period():
+    from tinymcp.unix import RefusalLog
+    now = [0.0]
+    lines = []
+    refusals = RefusalLog(lambda level, msg: lines.append(msg), burst=2, period=10.0, clock=lambda: now[0])
+    for i in range(5):
+        refusals("r%d" % i)
+    assert lines == ["r0", "r1"]
+    now[0] = 10.0
+    refusals("r5")
+    assert lines == ["r0", "r1", "refused 3 more connections without a line each", "r5"]
+    refusals.flush()
+    assert len(lines) == 4
+
+
 # --- peer credentials -----------------------------------------------------------------------
 
 def test_peer_allowed_admits_the_own_uid_and_root_only_unless_widened():
@@ -613,9 +648,11 @@ def test_loop_timers_run_in_order_and_cancelled_ones_never():
     loop = Loop()
     ran = []
     try:
-        loop.call_later(0.02, lambda: ran.append("b"))
+        # "b" is due a whole second after "a": order by due time holds however long the
+        # test is preempted between these lines (a 20 ms gap once could flip them)
+        loop.call_later(1.0, lambda: ran.append("b"))
         loop.call_later(0.0, lambda: ran.append("a"))
-        loop.call_later(0.01, lambda: ran.append("never")).cancel()
+        loop.call_later(0.5, lambda: ran.append("never")).cancel()
         deadline = time.monotonic() + GUARD
         while len(ran) < 2 and time.monotonic() < deadline:
             loop.run_once(GUARD)  # returns when a timer is due, not after GUARD

@@ -319,7 +319,8 @@ def test_progress_goes_to_the_request_of_its_own_thread():
         if key == "a":
             a_done.set()
 
-    threads = [threading.Thread(target=serve, args=("a", "tokA")), threading.Thread(target=serve, args=("b", "tokB"))]
+    threads = [threading.Thread(target=serve, args=("a", "tokA")),
+               threading.Thread(target=serve, args=("b", "tokB"))]
     for t in threads:
         t.start()
     for t in threads:

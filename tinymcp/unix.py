@@ -149,11 +149,42 @@ def _identity(st):
     return (stat.S_ISSOCK(st.st_mode), st.st_dev, st.st_ino, st.st_mtime_ns)
 
 
+class RefusalLog:
+    """Logs refused connections, at most ``burst`` lines per ``period`` seconds; the ones
+    past that are counted, and the count is logged with the first refusal of a later
+    period (and at exit). stderr writes block: a flood of connects, logged a line each
+    into a pipe its host does not drain, would otherwise stop the loop on a full pipe."""
+
+    def __init__(self, log, burst=20, period=10.0, clock=None):
+        import time
+        self.log, self.burst, self.period = log, burst, period
+        self.clock = clock or time.monotonic
+        self.start = None
+        self.count = self.dropped = 0
+
+    def __call__(self, message):
+        now = self.clock()
+        if self.start is None or now - self.start >= self.period:
+            self.flush()
+            self.start, self.count = now, 0
+        if self.count < self.burst:
+            self.count += 1
+            self.log("warning", message)
+        else:
+            self.dropped += 1
+
+    def flush(self):
+        if self.dropped:
+            self.log("warning", "refused %d more connection%s without a line each"
+                     % (self.dropped, "" if self.dropped == 1 else "s"))
+            self.dropped = 0
+
+
 def _refuse(conn, log, message):
-    """Close a connection we will not serve, with a line in the log. What it already sent
-    is read and dropped first: closing with unread input would make the peer's next read
-    fail with ECONNRESET instead of seeing a plain end of stream."""
-    log("warning", message)
+    """Close a connection we will not serve, with a line in ``log`` (a ``RefusalLog``).
+    What it already sent is read and dropped first: closing with unread input would make
+    the peer's next read fail with ECONNRESET instead of seeing a plain end of stream."""
+    log(message)
     try:
         conn.setblocking(False)
         conn.recv(READ_SIZE)
@@ -202,6 +233,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
     own_uid = os.geteuid() if hasattr(os, "geteuid") else None
     allow = frozenset(allow_uids)
     numbers = itertools.count(1)
+    refusals = RefusalLog(log)
     sockets = {}  # pump -> its socket
     loop = Loop()
     hub = Hub(loop, server)
@@ -240,14 +272,15 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
         try:
             creds = peer_credentials(conn)
         except OSError as exc:
-            return _refuse(conn, log, "refused %s: cannot read its credentials: %s" % (name, exc))
+            return _refuse(conn, refusals, "refused %s: cannot read its credentials: %s"
+                           % (name, exc))
         if creds is not None:
             name += " (pid %d, uid %d)" % creds
             if not peer_allowed(creds[1], own_uid, allow):
-                return _refuse(conn, log, "refused %s: uid %d may not connect (see --allow-uid)"
+                return _refuse(conn, refusals, "refused %s: uid %d may not connect (see --allow-uid)"
                                % (name, creds[1]))
         if len(hub.pumps) >= max_clients:
-            return _refuse(conn, log, "refused %s: already serving %d clients (--max-clients)"
+            return _refuse(conn, refusals, "refused %s: already serving %d clients (--max-clients)"
                            % (name, max_clients))
         conn.setblocking(False)
         fd = conn.fileno()
@@ -272,6 +305,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
         hub.run(source, before_drain=stop_accepting,
                 ready=lambda: log("info", "listening on %s" % path))
     finally:
+        refusals.flush()
         hub.close()
         for sock in list(sockets.values()):
             sock.close()
