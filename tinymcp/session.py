@@ -29,8 +29,8 @@ else assigns ``self.state``. Modern ``subscriptions/listen`` streams are kept in
 import gc
 import itertools
 import math
-import threading
 from collections import deque
+from contextvars import ContextVar
 
 from .errors import (ConfigError, InternalError, InvalidParams, InvalidRequest, MethodNotFound,
                      ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
@@ -59,16 +59,10 @@ _SEVERITY = {name: i for i, name in enumerate(LOG_LEVELS)}
 
 _error_ids = itertools.count(1)
 
-class _Calls(threading.local):
-    """The calls being served on this thread, innermost last: what ``progress()``
-    reports on. Per thread, so Sessions driven from two threads never see each other's
-    call; on the single-threaded loop a callable runs while exactly its own call is on top."""
-
-    def __init__(self):
-        self.stack = []
-
-
-_CALLS = _Calls()
+#: The call being served in this context: what ``progress()`` reports on. A context
+#: variable, so Sessions driven from two threads never see each other's call (each thread
+#: has its own context); on the loop a callable runs while exactly its own call is set.
+_CURRENT = ContextVar("tinymcp_current_call", default=None)
 
 
 def progress(value, total=None, message=None):
@@ -80,10 +74,9 @@ def progress(value, total=None, message=None):
     ``value`` MUST increase with each call (progress "Progress Flow", every revision): a
     value that does not raises ValueError.
     """
-    stack = _CALLS.stack
-    if not stack:
+    call = _CURRENT.get()
+    if call is None:
         return False
-    call = stack[-1]
     if call.progress_token is None:
         return False
     for number in (value, total):
@@ -484,12 +477,11 @@ class Session:
                 token = meta.get("progressToken")
                 if type(token) in (str, int):
                     call.progress_token = token
-            stack = _CALLS.stack
-            stack.append(call)
+            token = _CURRENT.set(call)
             try:
                 result = handler(self, params, call)
             finally:
-                stack.pop()
+                _CURRENT.reset(token)
             if result is None:
                 reply = None  # a stream kept open (subscriptions/listen)
             else:
