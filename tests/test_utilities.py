@@ -96,7 +96,7 @@ def test_failing_complete_callable_is_internal_error(broken):
                 log=lambda *a: logged.append(a))
     wire.initialize()
     error = complete(wire, "a", "x")["error"]
-    assert error["code"] == -32603 and error["message"].startswith("Internal error (id ")
+    assert error["code"] == -32603 and error["message"] == "Internal error" and error["data"]["errorId"]
     assert len(logged) == 1
 
 

@@ -565,7 +565,8 @@ class Session:
         self.server.log("error", "internal error %s in %s: %s" % (tag, method, exc), cause)
         if call is not None:
             call.log("error", {"error": "internal error", "errorId": tag, "method": method})
-        return InternalError("Internal error (id %s)" % tag, {"errorId": tag})
+        # a fixed message: what failed stays on stderr, found there by data.errorId
+        return InternalError("Internal error", {"errorId": tag})
 
     def _on_notification(self, method, params):
         if method == "notifications/cancelled" and type(params) is dict:
