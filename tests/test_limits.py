@@ -134,6 +134,26 @@ def test_unterminated_string_of_escaped_quotes_in_a_deep_line_is_answered(tail):
     assert replies[1]["id"] == "next"
 
 
+def test_one_deep_item_in_a_batch_costs_its_siblings_nothing():
+    wire = Wire(config(max_depth=8))
+    wire.initialize("2025-03-26")
+    deep = nested(12)
+    deep["id"] = 2
+    quiet = nested(12)
+    del quiet["id"]
+    batch = [{"jsonrpc": "2.0", "id": 1, "method": "ping"}, deep, 5, quiet,
+             {"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"_meta": {"a": [[1]]}}}]
+    [replies] = wire.send(batch)
+    by_id = {r["id"]: r for r in replies}
+    assert sorted(by_id, key=str) == [1, 2, 3, None]
+    assert by_id[1]["result"] == {} and by_id[3]["result"] == {}
+    assert by_id[2]["error"] == {"code": -32600, "message": "Invalid Request: nesting deeper than 8 levels (max_depth)"}
+    assert by_id[None]["error"]["code"] == -32600
+    # a batch that is invalid JSON inside one item is still a parse error as a whole
+    bad = json.dumps(batch).encode()[:-1].replace(b'"ping"}', b'"ping" x}', 1) + b"]"
+    assert wire.raw(bad + b"\n")[0]["error"]["code"] == -32700
+
+
 def test_deep_response_from_the_client_gets_no_reply():
     wire = Wire(config(max_depth=4))
     msg = nested(6)

@@ -11,7 +11,8 @@ import re  # already loaded by json.decoder: no import cost
 
 from .errors import InvalidRequest, ParseError
 
-__all__ = ["LineBuffer", "TOO_LONG", "decode", "encode", "flatten_if_deeper", "DEFAULT_MAX_LINE"]
+__all__ = ["LineBuffer", "TOO_LONG", "decode", "encode", "flatten_if_deeper", "inner_containers",
+           "DEFAULT_MAX_LINE"]
 
 DEFAULT_MAX_LINE = 16 * 1024 * 1024
 
@@ -186,6 +187,25 @@ def flatten_if_deeper(line, limit):
                          % limit)
     pieces.append(line[done:])
     return b"".join(pieces)
+
+
+def inner_containers(line):
+    """The ``line[start:end]`` spans of the containers directly inside its top-level one
+    (the items of a batch), by the same scan; the line must be balanced."""
+    level, start, spans = 0, 0, []
+    for match in _STRING_OR_BRACKET.finditer(line):
+        token = match.group()
+        if token[0] == 0x22:
+            continue
+        if token in b"[{":
+            level += 1
+            if level == 2:
+                start = match.start()
+        else:
+            if level == 2:
+                spans.append((start, match.end()))
+            level -= 1
+    return spans
 
 
 _encoder = json.JSONEncoder(

@@ -34,7 +34,7 @@ from contextvars import ContextVar
 
 from .errors import (ConfigError, InternalError, InvalidParams, InvalidRequest, MethodNotFound,
                      ParseError, ProtocolError, UnsupportedProtocolVersion, clip)
-from .jsonrpc import TOO_LONG, LineBuffer, check_id, decode, encode, flatten_if_deeper
+from .jsonrpc import TOO_LONG, LineBuffer, check_id, decode, encode, flatten_if_deeper, inner_containers
 from .limits import Limits
 from .models import (ALL_VERSIONS, LEGACY_VERSIONS, LOG_LEVELS, MODERN_VERSIONS, V_2025_03_26,
                      V_2025_06_18, V_2025_11_25, Check, needs_shaping, shape_content)
@@ -63,6 +63,14 @@ _error_ids = itertools.count(1)
 #: variable, so Sessions driven from two threads never see each other's call (each thread
 #: has its own context); on the loop a callable runs while exactly its own call is set.
 _CURRENT = ContextVar("tinymcp_current_call", default=None)
+
+
+class _TooDeep:
+    """A batch item that nests deeper than max_depth: its flattened top level."""
+    __slots__ = ("flat",)
+
+    def __init__(self, flat):
+        self.flat = flat
 
 
 def progress(value, total=None, message=None):
@@ -381,23 +389,51 @@ class Session:
                 "Invalid Request: line longer than the %d-byte limit (max_line_bytes)"
                 % limits.max_line_bytes))
         try:
-            # Brackets bound the nesting from above, so the scan runs only for lines with many.
-            flat = None
-            if line.count(b"[") + line.count(b"{") > limits.max_depth:
-                flat = flatten_if_deeper(line, limits.max_depth)
+            flat = self._flatten_if_too_deep(line, limits.max_depth)
             msg = decode(line if flat is None else flat)
+            if flat is not None and type(msg) is list and self.version == BATCH_VERSION:
+                # a batch too deep as a whole: each item is judged on its own, so one deep
+                # item does not cost its siblings their replies
+                msg = self._deep_batch_items(line, len(msg), limits.max_depth - 1)
+                flat = None
         except ParseError as exc:
             return _error(None, exc)
         if flat is not None:
-            if type(msg) is dict and ("id" not in msg or "method" not in msg and (
-                    "result" in msg or "error" in msg)):
-                return None  # a notification or a response never gets a reply, not even this one
-            rid = msg.get("id") if type(msg) is dict else None
-            return _error(rid if type(rid) in (str, int) else None, InvalidRequest(
-                "Invalid Request: nesting deeper than %d levels (max_depth)" % limits.max_depth))
+            return self._too_deep(msg)
         if type(msg) is list:
             return self._batch(msg)
         return self._message(msg, False)
+
+    @staticmethod
+    def _flatten_if_too_deep(line, limit):
+        # Brackets bound the nesting from above, so the scan runs only for lines with many.
+        if line.count(b"[") + line.count(b"{") > limit:
+            return flatten_if_deeper(line, limit)
+        return None
+
+    def _too_deep(self, msg):
+        """The reply to a message nested deeper than max_depth, read from its flattened
+        top level: -32600 with its id when that is valid; nothing for a notification or a
+        response."""
+        if type(msg) is dict and ("id" not in msg or "method" not in msg and (
+                "result" in msg or "error" in msg)):
+            return None  # a notification or a response never gets a reply, not even this one
+        rid = msg.get("id") if type(msg) is dict else None
+        return _error(rid if type(rid) in (str, int) else None, InvalidRequest(
+            "Invalid Request: nesting deeper than %d levels (max_depth)"
+            % self.server.limits.max_depth))
+
+    def _deep_batch_items(self, line, count, limit):
+        """The ``count`` items of a too-deep batch line: each container item decoded (or
+        ``_TooDeep`` when it nests deeper than ``limit`` inside the batch), and the scalar
+        items as None (each an invalid request)."""
+        items = []
+        for start, end in inner_containers(line):
+            raw = line[start:end]
+            flat = self._flatten_if_too_deep(raw, limit)
+            item = decode(raw if flat is None else flat)
+            items.append(item if flat is None else _TooDeep(item))
+        return items + [None] * (count - len(items))
 
     def _batch(self, items):
         # JSON-RPC 2.0 section 6; MCP allowed batches only in 2025-03-26.
@@ -420,6 +456,8 @@ class Session:
         return replies or None
 
     def _message(self, msg, in_batch):
+        if type(msg) is _TooDeep:
+            return self._too_deep(msg.flat)
         if type(msg) is not dict:
             return _error(None, InvalidRequest("Invalid Request: expected a JSON object"))
         method = msg.get("method")
