@@ -234,9 +234,13 @@ def test_zipapp_serves_a_config_file(tmp_path, config_file):
     assert stat.S_IMODE(pyz.stat().st_mode) == 0o777 & ~umask  # readable by whoever runs it
     # this Python loads the bytecode (not the source) from the archive
     loaded = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                             "import tinymcp.cli; print(tinymcp.cli.__file__)", str(pyz)],
+                             "import tinymcp.cli; print(tinymcp.cli.__file__); "
+                             "print(tinymcp.cli.main.__code__.co_filename)", str(pyz)],
                             env=clean_env(), stdout=subprocess.PIPE, timeout=GUARD).stdout.decode()
-    assert loaded.strip().endswith("cli.pyc"), loaded
+    file_, code_file = loaded.split()
+    assert file_.endswith("cli.pyc"), loaded
+    # tracebacks name the module inside the archive (not the build's staging copy)
+    assert code_file == os.path.join(str(pyz), "tinymcp", "cli.py"), loaded
 
     # run from elsewhere, with nothing on PYTHONPATH: the one file is the whole program
     assert_serves_prompts(converse([sys.executable, str(pyz), "--config", str(config_file)],
