@@ -38,6 +38,8 @@ def _serve_blocking(server, in_fd, wire, source):
     if source is not None and source.watch:
         server.log("warning", "--watch needs a system that can poll pipes: serving %s as loaded"
                    % source.path)
+    # nothing here could deliver a change: never promise listChanged
+    server.list_changed = False
     session = server.session()
     try:
         while True:
