@@ -154,6 +154,25 @@ def test_one_deep_item_in_a_batch_costs_its_siblings_nothing():
     assert wire.raw(bad + b"\n")[0]["error"]["code"] == -32700
 
 
+DEEP = b"[" * 70 + b"]" * 70
+
+
+@pytest.mark.parametrize("line, rid, code", [
+    (b'{"jsonrpc":"2.0","id":[1],"method":"ping","params":{"x":' + DEEP + b"}}", None, -32600),
+    (b'{"jsonrpc":"2.0","id":{"a":1},"method":"ping","params":{"x":' + DEEP + b"}}", None, -32600),
+    (b'{"jsonrpc":"2.0","params":{"x":' + DEEP + b"}}", None, -32600),  # no id, no method
+    (b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":' + b"[" * 70 + b"}" * 70 + b"}}", None, -32700),
+    (b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":' + DEEP[:-1] + b'"\xff"]}}', None, -32700),
+])
+def test_deep_lines_read_like_shallow_ones_at_the_top_level(line, rid, code):
+    # a container id is no id (never 0 or anything else made up); brackets that do not
+    # pair and invalid UTF-8 are parse errors, deep or not
+    wire = Wire(config())
+    replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["id"] == rid and replies[0]["error"]["code"] == code, replies[0]
+    assert replies[1]["id"] == "next"
+
+
 def test_deep_response_from_the_client_gets_no_reply():
     wire = Wire(config(max_depth=4))
     msg = nested(6)

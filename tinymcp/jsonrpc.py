@@ -150,62 +150,68 @@ def decode(line):
 _STRING_OR_BRACKET = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}]', re.S)
 
 
-def flatten_if_deeper(line, limit):
-    """``None`` when ``line`` nests ``limit`` containers deep or fewer; else the line with
-    every container inside the top-level one replaced by ``0``.
+_CLOSES = {0x5B: 0x5D, 0x7B: 0x7D}  # [ -> ], { -> }
 
-    A token scan, never recursion: whether a deep line parses must not depend on the
-    interpreter's recursion limit or on how deep its stack already is (CPython's C
-    scanner and PyPy's Python one give up at different depths). The flattened line
-    keeps the top level readable (its ``id``); what lay deeper is not checked.
-    Unbalanced brackets raise ``ParseError``.
-    """
-    level = deepest = start = 0
-    pieces, done = [], 0
+
+def _scan(line):
+    """``(deepest, spans, paired)``: how deep ``line`` nests, the ``(start, end)`` spans of
+    the containers directly inside its top-level one, and whether its brackets pair up.
+    A token scan with an explicit stack, never recursion; strings are skipped whole."""
+    stack = bytearray()
+    deepest = start = 0
+    spans = []
     for match in _STRING_OR_BRACKET.finditer(line):
-        token = match.group()
-        if token[0] == 0x22:  # '"': a whole string
+        c = match.group()[0]
+        if c == 0x22:  # '"': a whole string
             continue
-        if token in b"[{":
-            level += 1
-            if level > deepest:
-                deepest = level
-            if level == 2:
+        if c in _CLOSES:
+            stack.append(c)
+            if len(stack) > deepest:
+                deepest = len(stack)
+            if len(stack) == 2:
                 start = match.start()
         else:
-            if level == 2:
-                pieces.append(line[done:start])
-                pieces.append(b"0")
-                done = match.end()
-            level -= 1
-            if level < 0:
-                break
+            if not stack or _CLOSES[stack.pop()] != c:
+                return deepest, spans, False
+            if len(stack) == 1:
+                spans.append((start, match.end()))
+    return deepest, spans, not stack
+
+
+def flatten_if_deeper(line, limit):
+    """``None`` when ``line`` nests ``limit`` containers deep or fewer; else the line with
+    every container inside the top-level one replaced by ``null``.
+
+    Whether a deep line parses must not depend on the interpreter's recursion limit or
+    on how deep its stack already is (CPython's C scanner and PyPy's Python one give up
+    at different depths), so depth is found by ``_scan``. The flattened line keeps the
+    top level readable (a valid ``id`` is echoed, a container there reads as null);
+    brackets that do not pair up and invalid UTF-8 raise ``ParseError``, the scalars
+    deeper than the top level are not checked.
+    """
+    deepest, spans, paired = _scan(line)
     if deepest <= limit:
         return None
-    if level != 0:
-        raise ParseError("Parse error: unbalanced brackets in a line nested deeper than %d levels"
+    if not paired:
+        raise ParseError("Parse error: brackets do not pair up in a line nested deeper than %d levels"
                          % limit)
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError("Parse error: invalid UTF-8 at byte %d" % exc.start)
+    pieces, done = [], 0
+    for start, end in spans:
+        pieces.append(line[done:start])
+        pieces.append(b"null")
+        done = end
     pieces.append(line[done:])
     return b"".join(pieces)
 
 
 def inner_containers(line):
     """The ``line[start:end]`` spans of the containers directly inside its top-level one
-    (the items of a batch), by the same scan; the line must be balanced."""
-    level, start, spans = 0, 0, []
-    for match in _STRING_OR_BRACKET.finditer(line):
-        token = match.group()
-        if token[0] == 0x22:
-            continue
-        if token in b"[{":
-            level += 1
-            if level == 2:
-                start = match.start()
-        else:
-            if level == 2:
-                spans.append((start, match.end()))
-            level -= 1
-    return spans
+    (the items of a batch)."""
+    return _scan(line)[1]
 
 
 _encoder = json.JSONEncoder(

@@ -415,9 +415,10 @@ class Session:
         """The reply to a message nested deeper than max_depth, read from its flattened
         top level: -32600 with its id when that is valid; nothing for a notification or a
         response."""
-        if type(msg) is dict and ("id" not in msg or "method" not in msg and (
-                "result" in msg or "error" in msg)):
-            return None  # a notification or a response never gets a reply, not even this one
+        if type(msg) is dict:
+            answer = "method" in msg or not ("result" in msg or "error" in msg)
+            if "id" not in msg and "method" in msg or not answer:
+                return None  # a notification or a response never gets a reply, not even this one
         rid = msg.get("id") if type(msg) is dict else None
         return _error(rid if type(rid) in (str, int) else None, InvalidRequest(
             "Invalid Request: nesting deeper than %d levels (max_depth)"
