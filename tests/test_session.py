@@ -497,6 +497,23 @@ def test_cancelled_request_pipelined_in_the_same_read_gets_no_reply(wire):
     assert [r["id"] for r in replies] == [1, 3]
 
 
+@pytest.mark.parametrize("budget", [1, 10 ** 6])
+def test_a_cancel_read_with_its_request_drops_the_reply_whatever_the_budget(wire, budget):
+    # with budget 1 the session stops after each reply: the cancels held back behind them
+    # still drop them before anything is returned, as one unbudgeted call would
+    wire.initialize()
+    data = b"".join(json.dumps(m).encode() + b"\n" for m in (
+        {"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "p000", "arguments": {"topic": "x"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}},
+        {"jsonrpc": "2.0", "id": 4, "method": "ping"}))
+    out = wire.session.receive_data(data, budget)
+    while wire.session.pending:
+        out += wire.session.resume(budget)
+    assert [json.loads(x)["id"] for x in out.splitlines()] == [4]
+
+
 def test_cancel_matches_the_id_type(wire):
     wire.initialize()
     replies = wire.send(

@@ -611,7 +611,9 @@ def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
             os.close(fd)
 
 
-def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped():
+@pytest.mark.parametrize("high", [None, 64])
+def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped(high):
+    # high=64: the reply alone passes the budget; the cancel read with it still drops it
     from tinymcp import Server
     from tinymcp.loop import Loop
     from tinymcp.pump import StreamPump
@@ -619,7 +621,8 @@ def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped():
     r_in, w_in, r_out, w_out = _pipes()
     closed = []
     try:
-        pump = StreamPump(loop, Server(config(NAMES)).session(), r_in, w_out, closed.append)
+        marks = {} if high is None else {"high": high, "low": 16}
+        pump = StreamPump(loop, Server(config(NAMES)).session(), r_in, w_out, closed.append, **marks)
         _write_all(w_in, line(initialize()) + line(INITIALIZED)
                  + line(req(5, "prompts/get", {"name": "alpha", "arguments": {"topic": "t"}}))
                  + line({"jsonrpc": "2.0", "method": "notifications/cancelled",

@@ -293,6 +293,8 @@ class Session:
             reply = self.handle_line(pending.popleft())
             if reply is not None:
                 self._queue(reply)
+        if pending and self._cancellable:
+            self._cancel_early()
         out = self._out
         data = b"".join([d for _, d in out]) if out else b""
         if out:
@@ -302,6 +304,29 @@ class Session:
         if self._eof and not pending and self.streams:
             data += self.end_streams()
         return data
+
+    def _cancel_early(self):
+        """Apply now the notifications/cancelled held back by a budget that name a reply
+        queued in this output: served in turn they would have dropped it before it was
+        sent (a cancel read together with its request), and a notification has no reply
+        of its own whose order could change."""
+        kept = deque()
+        max_depth = self.server.limits.max_depth
+        for line in self._pending:
+            if type(line) is bytes and b"notifications/cancelled" in line \
+                    and line.count(b"[") + line.count(b"{") <= max_depth:
+                try:
+                    msg = decode(line)
+                except ParseError:
+                    msg = None
+                params = msg.get("params") if type(msg) is dict else None
+                rid = params.get("requestId") if type(params) is dict else None
+                if type(rid) in (str, int) and rid in self._cancellable and "id" not in msg \
+                        and msg.get("jsonrpc") == "2.0" and msg.get("method") == "notifications/cancelled":
+                    self._cancel(rid)
+                    continue
+            kept.append(line)
+        self._pending = kept
 
     def discard_pending(self):
         """Drop the lines not served yet (the transport is shutting down)."""
