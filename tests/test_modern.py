@@ -366,6 +366,22 @@ def test_eof_ends_open_streams_so_every_request_read_is_answered():
     assert m.session.streams == {}
 
 
+def test_eof_ends_streams_when_a_budget_held_lines_back_until_then():
+    # the last lines (a request and its cancel) are served at EOF under a budget: the
+    # cancel drops the reply, and the open stream still ends
+    m = Modern(list_changed=True)
+    m.call("subscriptions/listen", LISTEN, rid=3)
+    meta_ = meta()
+    data = b"".join(json.dumps(x).encode() + b"\n" for x in (
+        {"jsonrpc": "2.0", "id": 10, "method": "prompts/list", "params": {"_meta": meta_}},
+        {"jsonrpc": "2.0", "id": 11, "method": "prompts/list", "params": {"_meta": meta_}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 11}}))
+    first = m.decode(m.session.receive_data(data, 1))
+    assert [r.get("id") for r in first] == [10] and m.session.pending == 2
+    last = m.decode(m.session.receive_data(b"", 1))
+    assert [(r.get("id"), r.get("method")) for r in last] == [(3, None), (None, "notifications/cancelled")]
+
+
 @pytest.mark.parametrize("notifications", [None, [], "all"])
 def test_listen_needs_a_filter_object(notifications):
     m = Modern(list_changed=True)

@@ -326,7 +326,8 @@ class Session:
                     self._cancel(rid)
                     continue
             kept.append(line)
-        self._pending = kept
+        self._pending.clear()  # (in place: resume() holds this deque)
+        self._pending.extend(kept)
 
     def discard_pending(self):
         """Drop the lines not served yet (the transport is shutting down)."""
