@@ -177,7 +177,9 @@ EXPECTED_GET = {
             "uri": "file:///notes/todo.md", "mimeType": "text/markdown",
             "text": "Notes for todo", "_meta": META}}),
         _msg("assistant", CONFIG["prompts"][2]["messages"][1]["content"]),
-        _msg("user", CONFIG["prompts"][2]["messages"][2]["content"])]},
+        # (no mimeType in the config: the generic one for text is put in)
+        _msg("user", {"type": "resource", "resource": {"uri": "file:///plain.txt", "text": "plain",
+                                                       "mimeType": "text/plain"}})]},
     "d_link": {"messages": [_msg("user", dict(CONFIG["prompts"][3]["messages"][0]["content"],
                                               uri="https://example.com/api"))]},
     "e_render_str": {"description": "render() returns a str", "messages": [

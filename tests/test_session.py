@@ -445,7 +445,8 @@ def test_last_modified_becomes_a_line_of_text_and_meta_is_dropped_before_2025_06
     ({"type": "image", "data": "AAAA", "mimeType": "image/png"}, "[image image/png, base64] AAAA"),
     ({"type": "resource", "resource": {"uri": "file:///a", "mimeType": "text/plain", "text": "hi"}},
      "[resource <file:///a> (text/plain)]\nhi"),
-    ({"type": "resource", "resource": {"uri": "file:///a", "blob": "AAAA"}}, "[resource <file:///a>, base64] AAAA"),
+    ({"type": "resource", "resource": {"uri": "file:///a", "mimeType": "application/zip", "blob": "AAAA"}},
+     "[resource <file:///a> (application/zip), base64] AAAA"),
     (AUDIO, "[audio audio/wav, base64] AAAA"),
 ])
 def test_a_dated_block_becomes_text_carrying_its_data_and_date_before_2025_06_18(block, text):
@@ -554,8 +555,32 @@ def test_doubled_braces_are_served_single_with_or_without_placeholders():
     content = lambda name, args=None: get(wire, name, args)["result"]["messages"][0]["content"]  # noqa: E731
     assert content("a")["text"] == 'JSON: {"k": 1}'
     assert content("b", {"x": "2"})["text"] == 'JSON: {"k": 2}'
-    assert content("c")["resource"] == {"uri": "u:{a}", "text": "{t}"}
+    assert content("c")["resource"] == {"uri": "u:{a}", "text": "{t}", "mimeType": "text/plain"}
     assert content("d")["text"] == "{}"
+
+
+@pytest.mark.parametrize("resource, mime", [
+    ({"uri": "file:///a", "text": "t"}, "text/plain"),
+    ({"uri": "file:///a", "blob": "AAAA"}, "application/octet-stream"),
+    ({"uri": "file:///a", "text": "t", "mimeType": "text/markdown"}, "text/markdown"),
+])
+def test_an_embedded_resource_always_carries_a_mime_type(resource, mime):
+    # every revision's prompts page: embedded resources MUST include the appropriate MIME type
+    block = {"type": "resource", "resource": resource}
+    for version in ("2024-11-05", "2025-11-25"):
+        assert content_for(version, block)["resource"]["mimeType"] == mime
+
+
+@pytest.mark.parametrize("mime", ["", "png", "image/", "/png", "image/p ng"])
+def test_image_audio_and_resource_mime_types_must_look_like_one(mime):
+    from tinymcp import ConfigError, load_config
+    for block, where in (({"type": "image", "data": "AAAA", "mimeType": mime}, "content.mimeType"),
+                         ({"type": "resource", "resource": {"uri": "u:x", "text": "t", "mimeType": mime}},
+                          "content.resource.mimeType")):
+        with pytest.raises(ConfigError) as info:
+            load_config({"prompts": [{"name": "p", "messages": [{"role": "user", "content": block}]}]})
+        assert info.value.problems == [("prompts[0].messages[0].%s" % where,
+                                        "expected a MIME type like 'image/png', got %r" % mime)]
 
 
 def test_config_dicts_are_never_changed_by_loading():

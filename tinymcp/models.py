@@ -180,6 +180,21 @@ _BLOCK_KEYS = {
 _RESOURCE_KEYS = ("uri", "mimeType", "text", "blob", "_meta")
 
 
+# type "/" subtype, RFC 6838 restricted-name characters, parameters allowed after ";"
+_MIME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&^_.+-")
+
+
+def _check_mime(check, obj, path, required):
+    """``obj["mimeType"]``: a string shaped like a MIME type (every revision's prompts page:
+    image, audio and embedded resource content MUST include a valid MIME type)."""
+    value = check.field(obj, "mimeType", path, "string", required=required)
+    if value is None:
+        return
+    kind, slash, subtype = value.split(";", 1)[0].strip().partition("/")
+    if not (slash and kind and subtype and _MIME_CHARS.issuperset(kind) and _MIME_CHARS.issuperset(subtype)):
+        check.fail(path + ".mimeType", "expected a MIME type like 'image/png', got %s" % shown(value))
+
+
 _B64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
@@ -281,7 +296,7 @@ def content_from_wire(check, obj, path, templated=None):
         data = check.field(block, "data", path, "string", required=True)
         if data is not None:
             _check_base64(check, data, path + ".data")
-        check.field(block, "mimeType", path, "string", required=True)
+        _check_mime(check, block, path, True)
     elif kind == "resource":
         rpath = path + ".resource"
         res = check.field(block, "resource", path, "object", required=True)
@@ -290,7 +305,7 @@ def content_from_wire(check, obj, path, templated=None):
             uri = check.field(res, "uri", rpath, "string", required=True)
             if uri is not None:
                 _template(check, uri, rpath + ".uri", templated, fixes, "resource", "uri")
-            check.field(res, "mimeType", rpath, "string")
+            _check_mime(check, res, rpath, False)  # (absent: a default is put in below)
             _check_json(check, res, "_meta", rpath)
             if ("text" in res) == ("blob" in res):
                 check.fail(rpath, "expected exactly one of 'text' or 'blob'")
@@ -319,6 +334,12 @@ def content_from_wire(check, obj, path, templated=None):
     _check_json(check, block, "_meta", path)
     if len(check.problems) != before:
         return None
+    if kind == "resource" and "mimeType" not in block["resource"]:
+        # prompts "Embedded Resources": MUST include the appropriate MIME type; left out,
+        # it is the generic one for the content (docs/decisions.md)
+        res = block["resource"]
+        block = dict(block, resource=dict(res, mimeType="text/plain" if "text" in res
+                                          else "application/octet-stream"))
     return _with_fixes(block, fixes) if fixes else block
 
 
