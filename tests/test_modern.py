@@ -178,6 +178,13 @@ def test_missing_client_capabilities_is_invalid_params_naming_it():
         "Invalid params: missing params._meta keys: io.modelcontextprotocol/clientCapabilities")
 
 
+@pytest.mark.parametrize("method", ["tools/list", "ping", "initialize", "subscriptions/listen"])
+def test_unsupported_version_is_32022_whatever_the_method(method):
+    m = Modern()
+    error = one(m.call(method, version="2099-01-01"))["error"]
+    assert error["code"] == -32022 and error["data"]["requested"] == "2099-01-01"
+
+
 def test_unsupported_version_echo_is_bounded():
     m = Modern()
     error = one(m.call("prompts/list", version="9" * 100000))["error"]

@@ -65,6 +65,18 @@ _error_ids = itertools.count(1)
 _CURRENT = ContextVar("tinymcp_current_call", default=None)
 
 
+def _check_version(version):
+    """Raise -32022 unless ``version`` is a stateless revision we serve. Checked before
+    anything else in a modern request: a client of a later revision must get the modern
+    -32022 (and retry), not a -32601 or a -32602 about keys its revision may have
+    renamed (and fall back)."""
+    if version not in MODERN_VERSIONS:
+        raise UnsupportedProtocolVersion("Unsupported protocol version", {
+            # an echo of client input is bounded like every other (docs/security.md)
+            "supported": list(MODERN_VERSIONS),
+            "requested": version[:80] + "..." if len(version) > 80 else version})
+
+
 class _TooDeep:
     """A batch item that nests deeper than max_depth: its flattened top level."""
     __slots__ = ("flat",)
@@ -519,6 +531,11 @@ class Session:
                 params = {}
             meta = params.get("_meta") if type(params) is dict else None
             modern = (type(meta) is dict and META_VERSION in meta) or method == "server/discover"
+            if modern and type(meta) is dict and type(meta.get(META_VERSION)) is str:
+                # before the method: whatever the method, an unsupported version MUST get
+                # -32022 (2026-07-28 versioning "Protocol Version Negotiation"), so the
+                # client retries in a version we speak rather than learning nothing
+                _check_version(meta[META_VERSION])
             handler = (_MODERN if modern else _HANDLERS).get(method)
             if handler is None and self.state is NEW and method in _MODERN:
                 # A stateless-only method without its version key, before any handshake:
@@ -581,13 +598,7 @@ class Session:
         version = meta.get(META_VERSION, MODERN_VERSIONS[-1])
         if type(version) is not str:
             raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
-        # The version first: a client of a later revision must get the modern -32022 (and
-        # retry), not a -32602 about keys its revision may have renamed (and fall back).
-        if version not in MODERN_VERSIONS:
-            raise UnsupportedProtocolVersion("Unsupported protocol version", {
-                # an echo of client input is bounded like every other (docs/security.md)
-                "supported": list(MODERN_VERSIONS),
-                "requested": version[:80] + "..." if len(version) > 80 else version})
+        _check_version(version)
         missing = [k for k in (META_VERSION, META_CAPABILITIES) if k not in meta]
         if missing and not (method == "server/discover" and META_VERSION not in meta):
             raise InvalidParams("Invalid params: missing params._meta keys: %s" % ", ".join(missing),
