@@ -350,15 +350,18 @@ def test_legacy_session_and_listen_stream_both_notified():
     assert [n.get("params") for n in notes] == [None, {"_meta": {"io.modelcontextprotocol/subscriptionId": 5}}]
 
 
-def test_server_ending_streams_sends_result_then_cancelled():
+def test_server_ending_streams_sends_cancelled_then_result():
+    # cancelled while the request is still in progress (cancellation "Behavior
+    # Requirements"), tagged like everything on the stream; then the graceful result
     m = Modern(list_changed=True)
     m.call("subscriptions/listen", LISTEN, rid=3)
-    result, cancelled = m.decode(m.session.end_streams())
+    cancelled, result = m.decode(m.session.end_streams())
     assert result == {"jsonrpc": "2.0", "id": 3, "result": {
         "resultType": "complete", "_meta": {"io.modelcontextprotocol/subscriptionId": 3,
                                             "io.modelcontextprotocol/serverInfo": {"name": "tinymcp",
                                                                                    "version": tinymcp.__version__}}}}
-    assert cancelled["method"] == "notifications/cancelled" and cancelled["params"]["requestId"] == 3
+    assert cancelled == {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {
+        "requestId": 3, "reason": "server shutting down", "_meta": {"io.modelcontextprotocol/subscriptionId": 3}}}
     assert m.session.streams == {}
 
 
@@ -368,8 +371,8 @@ def test_eof_ends_open_streams_so_every_request_read_is_answered():
     m.call("subscriptions/listen", LISTEN, rid=4)
     m.feed({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4}})
     replies = m.decode(m.session.receive_data(b""))
-    assert [(r.get("id"), r.get("method")) for r in replies] == [(3, None), (None, "notifications/cancelled")]
-    assert replies[0]["result"]["resultType"] == "complete"
+    assert [(r.get("id"), r.get("method")) for r in replies] == [(None, "notifications/cancelled"), (3, None)]
+    assert replies[1]["result"]["resultType"] == "complete"
     assert m.session.streams == {}
 
 
@@ -386,7 +389,7 @@ def test_eof_ends_streams_when_a_budget_held_lines_back_until_then():
     first = m.decode(m.session.receive_data(data, 1))
     assert [r.get("id") for r in first] == [10] and m.session.pending == 2
     last = m.decode(m.session.receive_data(b"", 1))
-    assert [(r.get("id"), r.get("method")) for r in last] == [(3, None), (None, "notifications/cancelled")]
+    assert [(r.get("id"), r.get("method")) for r in last] == [(None, "notifications/cancelled"), (3, None)]
 
 
 @pytest.mark.parametrize("notifications", [None, [], "all"])

@@ -295,13 +295,13 @@ def test_sigterm_ends_streams_closes_every_client_and_removes_the_socket(served,
     idle = world.client(path)
     assert idle.call(req(1, "ping"))["result"] == {}
     proc.kill(signum)
-    # the listen stream is answered, then cancelled, then the connection closes
-    end = listener.frame()  # (its exact shape is the core's: tests/test_modern.py)
-    assert end["id"] == "sub-1" and end["result"]["resultType"] == "complete"
-    assert end["result"]["_meta"][META_SUB] == "sub-1"
-    cancelled = listener.frame()
+    # the listen stream is cancelled, then answered, then the connection closes
+    cancelled = listener.frame()  # (their exact shape is the core's: tests/test_modern.py)
     assert cancelled["method"] == "notifications/cancelled"
     assert cancelled["params"]["requestId"] == "sub-1"
+    end = listener.frame()
+    assert end["id"] == "sub-1" and end["result"]["resultType"] == "complete"
+    assert end["result"]["_meta"][META_SUB] == "sub-1"
     for c in (listener, legacy, idle):
         assert c.closed()
     rc, err, out = proc.finish(None)

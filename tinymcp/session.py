@@ -401,16 +401,18 @@ class Session:
     def end_streams(self):
         """Bytes that end every open listen stream (server shutdown).
 
-        2026-07-28 subscriptions "Graceful Closure": the server SHOULD answer the listen
-        request with a result; cancellation: it MUST send notifications/cancelled when
-        it tears a stream down. We send both, result first (docs/decisions.md).
+        2026-07-28 cancellation: the server MUST send notifications/cancelled when it
+        tears a stream down, and a cancellation MUST only reference a request still in
+        progress, so it comes first (tagged, as everything on the stream: subscriptions
+        "Receiving Notifications"); subscriptions "Graceful Closure": the server SHOULD
+        answer the listen request with a result, which follows (docs/decisions.md).
         """
         msgs = []
         for rid in self.streams:
+            msgs.append(_notification("notifications/cancelled", {
+                "requestId": rid, "reason": "server shutting down", "_meta": {META_SUBSCRIPTION: rid}}))
             meta = {META_SUBSCRIPTION: rid, META_SERVER_INFO: self._server_info(MODERN_VERSIONS[-1])}
             msgs.append(_response(rid, {"resultType": "complete", "_meta": meta}))
-            msgs.append(_notification("notifications/cancelled", {
-                "requestId": rid, "reason": "server shutting down"}))
         self.streams = {}
         return b"".join([encode(m) for m in msgs])
 
