@@ -320,6 +320,17 @@ def test_nothing_after_the_stream_is_cancelled():
     assert m.session.prompts_changed() == b""
 
 
+def test_a_listen_cancelled_in_the_same_read_sends_nothing_at_all():
+    # stdio "Cancellation": no further messages for a cancelled request, so the queued
+    # acknowledgement goes too; a later change notifies no one
+    m = Modern(list_changed=True)
+    listen = {"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": dict(LISTEN, _meta=meta())}
+    replies = m.feed(listen, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})
+    assert replies == []
+    m.server.replace_config(simple_config(2))
+    assert m.session.prompts_changed() == b""
+
+
 def test_types_not_asked_for_are_never_sent():
     m = Modern(list_changed=True)
     m.call("subscriptions/listen", {"notifications": {"toolsListChanged": True}}, rid=1)

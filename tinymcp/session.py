@@ -583,8 +583,10 @@ class Session:
         if notes:
             for note in notes:
                 self._queue(note)
-        # 2025-11-25 cancellation "Behavior Requirements": initialize MUST NOT be cancelled
-        if reply is not None and method != "initialize":
+        # 2025-11-25 cancellation "Behavior Requirements": initialize MUST NOT be cancelled.
+        # (A listen has no reply yet, but its acknowledgement is queued: a cancel in the
+        # same read drops that too, stdio "Cancellation": no further messages for it.)
+        if (reply is not None or notes) and method != "initialize":
             self._cancellable[rid] = (reply, notes)
         return reply
 
@@ -662,7 +664,6 @@ class Session:
             return
         if rid in self.streams:
             del self.streams[rid]
-            return
         queued = self._cancellable.pop(rid, None)
         if queued is None:
             return
@@ -670,7 +671,7 @@ class Session:
         # the reply waits in the output, in a batch array there, or in the batch being
         # built; its log and progress notifications (stdio: MUST NOT send any further
         # messages for it) wait in the output
-        doomed = [reply] + (notes or [])
+        doomed = ([] if reply is None else [reply]) + (notes or [])
 
         def kept(items):
             return [m for m in items if not any(m is d for d in doomed)]
