@@ -95,6 +95,27 @@ def test_discover_on_a_connection_that_ran_initialize():
     assert "resultType" not in legacy["result"] and len(legacy["result"]["prompts"]) == 3
 
 
+def test_a_listing_never_mixes_cache_scopes_across_a_reload():
+    # caching "Interaction with Pagination": the same scope MUST apply to every page; a
+    # reload that changes it makes the old listing's cursor invalid, never a page 2 under
+    # the new scope
+    m = Modern(simple_config(7, page_size=3), list_changed=True)
+    first = one(m.call("prompts/list"))["result"]
+    assert first["cacheScope"] == "public"
+    m.server.replace_config(simple_config(7, page_size=3, cache_scope="private"))
+    assert one(m.call("prompts/list", {"cursor": first["nextCursor"]}))["error"] == {
+        "code": -32602, "message": "Invalid cursor"}
+    again = one(m.call("prompts/list"))["result"]
+    second = one(m.call("prompts/list", {"cursor": again["nextCursor"]}))["result"]
+    assert again["cacheScope"] == second["cacheScope"] == "private"
+    # the handshake era has no cache scope: its cursors do not depend on it
+    m.feed({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {"protocolVersion": "2025-11-25"}})
+    legacy = m.feed({"jsonrpc": "2.0", "id": "l", "method": "prompts/list"})[0]["result"]
+    m.server.replace_config(simple_config(7, page_size=3, cache_scope="public"))
+    page = m.feed({"jsonrpc": "2.0", "id": "l2", "method": "prompts/list", "params": {"cursor": legacy["nextCursor"]}})
+    assert [p["name"] for p in page[0]["result"]["prompts"]] == ["p003", "p004", "p005"]
+
+
 def test_modern_list_walks_every_page_with_cache_hints():
     m = Modern(simple_config(7, page_size=3, cache_scope="private", ttl_ms=0))
     names, cursor, pages = [], None, 0

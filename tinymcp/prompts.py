@@ -45,36 +45,41 @@ class PromptSet:
     def __len__(self):
         return len(self.names)
 
-    def page(self, cursor, size):
+    def page(self, cursor, size, scope=""):
         """``(prompts, next_cursor)``; ``next_cursor`` is None on the last page.
 
         A cursor names the last prompt of the previous page (by name, not offset),
         so prompts added or removed meanwhile cause neither duplicates nor skips
         (pagination: cursors are opaque to the client and stable for the server).
+        ``scope`` is sealed into the cursor: one made under another scope is invalid.
         """
-        start = 0 if cursor is None else bisect_right(self.names, decode_cursor(cursor))
+        start = 0 if cursor is None else bisect_right(self.names, decode_cursor(cursor, scope))
         names = self.names[start:start + size]
         by_name = self.by_name
         prompts = [by_name[n] for n in names]
         more = start + size < len(self.names)
-        return prompts, (encode_cursor(names[-1]) if more else None)
+        return prompts, (encode_cursor(names[-1], scope) if more else None)
 
     def get(self, name):
         return self.by_name.get(name)
 
 
-# Cursor = urlsafe base64 of (4-byte CRC of the name, name). The CRC and a canonical
-# re-encoding reject tampered or foreign cursors instead of silently restarting at 0.
+# Cursor = urlsafe base64 of (4-byte CRC of the scope and name, name). The CRC and a
+# canonical re-encoding reject tampered or foreign cursors instead of silently restarting
+# at 0. The scope (a stateless listing's cacheScope, "" in the handshake era) is in the
+# CRC: 2026-07-28 caching "Interaction with Pagination": the same scope MUST apply to
+# every page, so after a reload that changed it, an old listing's cursor is invalid and
+# the client starts over (not a page 2 under another scope).
 _CURSOR_SALT = b"tinymcp-cursor-1\0"
 
 
-def encode_cursor(name):
+def encode_cursor(name, scope=""):
     raw = name.encode("utf-8")
-    tag = binascii.crc32(_CURSOR_SALT + raw).to_bytes(4, "big")
+    tag = binascii.crc32(_CURSOR_SALT + scope.encode("ascii") + b"\0" + raw).to_bytes(4, "big")
     return base64.urlsafe_b64encode(tag + raw).decode("ascii").rstrip("=")
 
 
-def decode_cursor(cursor):
+def decode_cursor(cursor, scope=""):
     # 2025-11-25 pagination "Error Handling": invalid cursors SHOULD be -32602.
     bad = InvalidParams("Invalid cursor")
     if not isinstance(cursor, str) or not cursor:  # (its length is bounded by max_line_bytes)
@@ -84,7 +89,7 @@ def decode_cursor(cursor):
         name = raw[4:].decode("utf-8")
     except (ValueError, binascii.Error):
         raise bad
-    if len(raw) < 5 or encode_cursor(name) != cursor:
+    if len(raw) < 5 or encode_cursor(name, scope) != cursor:
         raise bad
     return name
 

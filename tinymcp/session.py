@@ -736,7 +736,8 @@ class Session:
     def _prompts_list(self, params, call):
         cursor = params.get("cursor")
         config = self.server.config
-        prompts, next_cursor = config.prompts.page(cursor, config.page_size)
+        prompts, next_cursor = config.prompts.page(cursor, config.page_size,
+                                                   config.cache_scope if call.modern else "")
         version = call.version
         result = {"prompts": [p.listing(version) for p in prompts]}
         if next_cursor is not None:
