@@ -64,7 +64,22 @@ def test_duplicate_argument_names():
 
 def test_placeholder_must_name_a_declared_argument():
     config = {"prompts": [prompt(messages=[{"role": "user", "text": "{nope}"}])]}
-    assert problems(config) == [("prompts[0].messages[0]", "placeholder {nope} names no declared argument")]
+    assert problems(config) == [("prompts[0].messages[0].text", "placeholder {nope} names no declared argument")]
+
+
+def test_undeclared_placeholders_are_reported_at_their_field():
+    config = {"prompts": [prompt(messages=[
+        {"role": "user", "text": 'JSON: {"k": 1}'},
+        {"role": "user", "content": {"type": "text", "text": "{a}"}},
+        {"role": "user", "content": {"type": "resource", "resource": {"uri": "f:{b}", "text": "{c}"}}},
+        {"role": "user", "content": {"type": "resource_link", "uri": "f:{d}", "name": "n"}}])]}
+    assert problems(config) == [
+        ("prompts[0].messages[0].text",
+         'placeholder {"k": 1} names no declared argument (write {{ and }} for literal braces)'),
+        ("prompts[0].messages[1].content.text", "placeholder {a} names no declared argument"),
+        ("prompts[0].messages[2].content.resource.uri", "placeholder {b} names no declared argument"),
+        ("prompts[0].messages[2].content.resource.text", "placeholder {c} names no declared argument"),
+        ("prompts[0].messages[3].content.uri", "placeholder {d} names no declared argument")]
 
 
 def test_stray_brace_is_reported_with_column():

@@ -384,7 +384,7 @@ def test_a_flood_of_refused_connections_logs_a_bounded_number_of_lines(world):
     assert keeper.call(req(5, "ping"))["result"] == {}
     rc, err, _ = proc.finish()
     assert rc == 0, err
-    refused = [x for x in err.splitlines() if "already serving 1 client" in x]
+    refused = [x for x in err.splitlines() if "already serving 1 client (--max-clients)" in x]
     assert len(refused) == RefusalLog(None).burst, err
     assert "refused 30 more connections without a line each" in err
 

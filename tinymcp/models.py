@@ -58,7 +58,8 @@ def describe(value):
         return "a list"
     if isinstance(value, dict):
         return "an object"
-    return "a %s" % type(value).__name__
+    name = type(value).__name__
+    return ("an %s" if name[0] in "aeiou" else "a %s") % name
 
 
 class Check:
@@ -155,6 +156,15 @@ def _identity(check, obj, path):
         check.fail(path + ".name", "expected valid Unicode, got a lone surrogate at index %d"
                    % _surrogate_at(name))
     return name, check.field(obj, "title", path, "string"), check.field(obj, "description", path, "string")
+
+
+def _placeholder_path(mpath, raw, key, sub):
+    """The path of the templated field ``(key, sub)`` of message ``raw`` at ``mpath``."""
+    if isinstance(raw, dict) and "text" in raw:
+        return mpath + ".text"
+    if key == "resource":
+        return "%s.content.resource.%s" % (mpath, sub)
+    return "%s.content.%s" % (mpath, key)  # a text block's text, a resource link's uri
 
 
 def _join(path, key):
@@ -584,10 +594,13 @@ class Prompt:
                     mpath = "%s.messages[%d]" % (path, i)
                     templated = []
                     msg = message_from_wire(check, raw, mpath, templated)
-                    for _key, _sub, tpl in templated:
+                    for key, sub, tpl in templated:
                         for ref in tpl.names:
                             if ref not in seen:
-                                check.fail(mpath, "placeholder {%s} names no declared argument" % ref)
+                                check.fail(_placeholder_path(mpath, raw, key, sub),
+                                           "placeholder {%s} names no declared argument%s" % (
+                                               ref, "" if ref.isidentifier() else
+                                               " (write {{ and }} for literal braces)"))
                     messages.append((msg, templated))
         if len(check.problems) != before:
             return None

@@ -280,8 +280,8 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
                 return _refuse(conn, refusals, "refused %s: uid %d may not connect (see --allow-uid)"
                                % (name, creds[1]))
         if len(hub.pumps) >= max_clients:
-            return _refuse(conn, refusals, "refused %s: already serving %d clients (--max-clients)"
-                           % (name, max_clients))
+            return _refuse(conn, refusals, "refused %s: already serving %d client%s (--max-clients)"
+                           % (name, max_clients, "" if max_clients == 1 else "s"))
         conn.setblocking(False)
         fd = conn.fileno()
         pump = StreamPump(loop, server.session(), fd, fd, closed, high=HIGH_WATER,
