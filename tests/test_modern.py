@@ -197,6 +197,7 @@ def test_missing_client_capabilities_is_invalid_params_naming_it():
     assert reply["error"]["code"] == -32602
     assert reply["error"]["message"] == (
         "Invalid params: missing params._meta keys: io.modelcontextprotocol/clientCapabilities")
+    assert reply["error"]["data"] == {"supported": [MODERN]}  # it named a stateless version
 
 
 @pytest.mark.parametrize("method", ["tools/list", "ping", "initialize", "subscriptions/listen"])

@@ -605,8 +605,9 @@ class Session:
         _check_version(version)
         missing = [k for k in (META_VERSION, META_CAPABILITIES) if k not in meta]
         if missing and not (method == "server/discover" and META_VERSION not in meta):
+            # a client that named a stateless version is offered only those (as in -32022)
             raise InvalidParams("Invalid params: missing params._meta keys: %s" % ", ".join(missing),
-                                {"supported": list(ALL_VERSIONS)})
+                                {"supported": list(MODERN_VERSIONS if META_VERSION in meta else ALL_VERSIONS)})
         if META_CAPABILITIES in meta and type(meta[META_CAPABILITIES]) is not dict:
             raise InvalidParams("Invalid params: %s must be an object" % META_CAPABILITIES)
         if in_batch:
