@@ -404,6 +404,30 @@ def test_missing_config_file_exits_1_naming_the_file(tmp_path):
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("args", [["--config", "a.json", "--config", "b.json"], ["--page-size", "2", "--page-size=3"]])
+def test_an_option_given_twice_is_a_usage_error(args):
+    rc, out, err = run_cli(args)
+    assert (rc, out) == (2, "")
+    assert "%s given twice" % args[0] in err
+
+
+def test_at_a_terminal_it_says_what_it_is_on_stderr_only():
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(server_command(), cwd=REPO, env=_env(), stdin=slave,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(slave)
+    try:
+        assert select.select([proc.stderr], [], [], GUARD)[0], "nothing on stderr"
+        line_ = proc.stderr.readline().decode()
+        assert line_.startswith("tinymcp: serving MCP on stdio") and "Ctrl-D" in line_
+    finally:
+        os.write(master, b"\x04")  # Ctrl-D: end of input at the terminal
+        rc = proc.wait(timeout=GUARD)
+        os.close(master)
+    assert rc == 0 and proc.stdout.read() == b""
+
+
 def test_unknown_argument_exits_2_with_usage_on_stderr():
     rc, out, err = run_cli(["--bogus"])
     assert rc == 2

@@ -75,6 +75,9 @@ def parse_args(argv):
                 if not args:
                     raise UsageError("%s needs a value" % name)
                 value = args.pop(0)
+            key = name[2:].replace("-", "_")
+            if name != "--allow-uid" and opts[key] is not None:
+                raise UsageError("%s given twice" % name)  # (which one was meant?)
             if name == "--config":
                 opts["config"] = value
             elif name == "--socket":
@@ -84,7 +87,6 @@ def parse_args(argv):
             elif name == "--allow-uid":
                 opts["allow_uids"] |= _uids(value)
             else:
-                key = name[2:].replace("-", "_")
                 try:
                     opts[key] = int(value)
                 except ValueError:
@@ -177,6 +179,11 @@ def _main(opts, Server, default_config, default_name):
         except ListenError as exc:
             sys.stderr.write("tinymcp: %s\n" % exc)
             return 1
+    if sys.stdin is not None and sys.stdin.isatty():
+        # a person at a terminal, not a host: say what this is instead of seeming to hang
+        sys.stderr.write("tinymcp: serving MCP on stdio (one JSON-RPC message per line); an MCP host "
+                         "normally starts this. Ctrl-D ends it.\n")
+        sys.stderr.flush()
     from .stdio import serve_stdio
     return serve_stdio(server, source=source)
 
