@@ -116,6 +116,17 @@ def test_a_listing_never_mixes_cache_scopes_across_a_reload():
     assert [p["name"] for p in page[0]["result"]["prompts"]] == ["p003", "p004", "p005"]
 
 
+def test_handshake_cursors_keep_the_format_they_had_before_scopes():
+    # a client paging across a server upgrade keeps its place in the handshake era
+    import base64
+    import binascii
+    from tinymcp.prompts import decode_cursor, encode_cursor
+    raw = "p002".encode()
+    before = base64.urlsafe_b64encode(binascii.crc32(b"tinymcp-cursor-1\0" + raw).to_bytes(4, "big") + raw)
+    assert encode_cursor("p002") == before.decode().rstrip("=")
+    assert decode_cursor(before.decode().rstrip("=")) == "p002"
+
+
 def test_modern_list_walks_every_page_with_cache_hints():
     m = Modern(simple_config(7, page_size=3, cache_scope="private", ttl_ms=0))
     names, cursor, pages = [], None, 0

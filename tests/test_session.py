@@ -571,7 +571,7 @@ def test_an_embedded_resource_always_carries_a_mime_type(resource, mime):
         assert content_for(version, block)["resource"]["mimeType"] == mime
 
 
-@pytest.mark.parametrize("mime", ["", "png", "image/", "/png", "image/p ng"])
+@pytest.mark.parametrize("mime", ["", "png", "image/", "/png", "image/p ng", " image/png", "image/png\n", "+a/b"])
 def test_image_audio_and_resource_mime_types_must_look_like_one(mime):
     from tinymcp import ConfigError, load_config
     for block, where in (({"type": "image", "data": "AAAA", "mimeType": mime}, "content.mimeType"),

@@ -200,8 +200,9 @@ def _check_mime(check, obj, path, required):
     value = check.field(obj, "mimeType", path, "string", required=required)
     if value is None:
         return
-    kind, slash, subtype = value.split(";", 1)[0].strip().partition("/")
-    if not (slash and kind and subtype and _MIME_CHARS.issuperset(kind) and _MIME_CHARS.issuperset(subtype)):
+    kind, slash, subtype = value.split(";", 1)[0].rstrip(" ").partition("/")
+    if not (slash and kind[:1].isalnum() and subtype[:1].isalnum() and _MIME_CHARS.issuperset(kind)
+            and _MIME_CHARS.issuperset(subtype)):
         check.fail(path + ".mimeType", "expected a MIME type like 'image/png', got %s" % shown(value))
 
 
@@ -599,8 +600,8 @@ class Prompt:
                             if ref not in seen:
                                 check.fail(_placeholder_path(mpath, raw, key, sub),
                                            "placeholder {%s} names no declared argument%s" % (
-                                               ref, "" if ref.isidentifier() else
-                                               " (write {{ and }} for literal braces)"))
+                                               ref, " (write {{ and }} for literal braces)"
+                                               if any(c in ref for c in "\":, ") else ""))
                     messages.append((msg, templated))
         if len(check.problems) != before:
             return None

@@ -75,7 +75,8 @@ _CURSOR_SALT = b"tinymcp-cursor-1\0"
 
 def encode_cursor(name, scope=""):
     raw = name.encode("utf-8")
-    tag = binascii.crc32(_CURSOR_SALT + scope.encode("ascii") + b"\0" + raw).to_bytes(4, "big")
+    sealed = scope.encode("ascii") + b"\0" if scope else b""  # ("": the cursors made before scopes)
+    tag = binascii.crc32(_CURSOR_SALT + sealed + raw).to_bytes(4, "big")
     return base64.urlsafe_b64encode(tag + raw).decode("ascii").rstrip("=")
 
 
