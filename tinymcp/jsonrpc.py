@@ -189,6 +189,9 @@ def flatten_if_deeper(line, limit):
     brackets that do not pair up and invalid UTF-8 raise ``ParseError``, the scalars
     deeper than the top level are not checked.
     """
+    # Brackets bound the nesting from above: most lines never need the scan.
+    if line.count(b"[") + line.count(b"{") <= limit:
+        return None
     deepest, spans, paired = _scan(line)
     if deepest <= limit:
         return None

@@ -152,9 +152,10 @@ def _identity(check, obj, path):
     name = check.field(obj, "name", path, "string", required=True)
     if name == "":
         check.fail(path + ".name", "expected a non-empty string")
-    elif name is not None and _surrogate_at(name) >= 0:
-        check.fail(path + ".name", "expected valid Unicode, got a lone surrogate at index %d"
-                   % _surrogate_at(name))
+    elif name is not None:
+        at = _surrogate_at(name)
+        if at >= 0:
+            check.fail(path + ".name", "expected valid Unicode, got a lone surrogate at index %d" % at)
     return name, check.field(obj, "title", path, "string"), check.field(obj, "description", path, "string")
 
 

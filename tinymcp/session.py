@@ -77,6 +77,12 @@ def _check_version(version):
             "requested": version[:80] + "..." if len(version) > 80 else version})
 
 
+def _is_response(msg):
+    """A JSON-RPC response (a client's answer, never answered back): no method, a result
+    or an error."""
+    return "method" not in msg and ("result" in msg or "error" in msg)
+
+
 class _TooDeep:
     """A batch item that nests deeper than max_depth: its flattened top level."""
     __slots__ = ("flat",)
@@ -325,10 +331,9 @@ class Session:
         kept = deque()
         max_depth = self.server.limits.max_depth
         for line in self._pending:
-            if type(line) is bytes and b"notifications/cancelled" in line \
-                    and line.count(b"[") + line.count(b"{") <= max_depth:
-                try:
-                    msg = decode(line)
+            if type(line) is bytes and b"notifications/cancelled" in line:
+                try:  # (a line too deep is left to be refused in turn)
+                    msg = decode(line) if flatten_if_deeper(line, max_depth) is None else None
                 except ParseError:
                     msg = None
                 params = msg.get("params") if type(msg) is dict else None
@@ -429,7 +434,7 @@ class Session:
                 "Invalid Request: line longer than the %d-byte limit (max_line_bytes)"
                 % limits.max_line_bytes))
         try:
-            flat = self._flatten_if_too_deep(line, limits.max_depth)
+            flat = flatten_if_deeper(line, limits.max_depth)
             msg = decode(line if flat is None else flat)
             if flat is not None and type(msg) is list and self.version == BATCH_VERSION:
                 # a batch too deep as a whole: each item is judged on its own, so one deep
@@ -444,21 +449,12 @@ class Session:
             return self._batch(msg)
         return self._message(msg, False)
 
-    @staticmethod
-    def _flatten_if_too_deep(line, limit):
-        # Brackets bound the nesting from above, so the scan runs only for lines with many.
-        if line.count(b"[") + line.count(b"{") > limit:
-            return flatten_if_deeper(line, limit)
-        return None
-
     def _too_deep(self, msg):
         """The reply to a message nested deeper than max_depth, read from its flattened
         top level: -32600 with its id when that is valid; nothing for a notification or a
         response."""
-        if type(msg) is dict:
-            answer = "method" in msg or not ("result" in msg or "error" in msg)
-            if "id" not in msg and "method" in msg or not answer:
-                return None  # a notification or a response never gets a reply, not even this one
+        if type(msg) is dict and (_is_response(msg) or "id" not in msg and "method" in msg):
+            return None  # a notification or a response never gets a reply, not even this one
         rid = msg.get("id") if type(msg) is dict else None
         return _error(rid if type(rid) in (str, int) else None, InvalidRequest(
             "Invalid Request: nesting deeper than %d levels (max_depth)"
@@ -471,7 +467,7 @@ class Session:
         items = []
         for start, end in inner_containers(line):
             raw = line[start:end]
-            flat = self._flatten_if_too_deep(raw, limit)
+            flat = flatten_if_deeper(raw, limit)
             item = decode(raw if flat is None else flat)
             items.append(item if flat is None else _TooDeep(item))
         return items + [None] * (count - len(items))
@@ -501,19 +497,17 @@ class Session:
             return self._too_deep(msg.flat)
         if type(msg) is not dict:
             return _error(None, InvalidRequest("Invalid Request: expected a JSON object"))
+        if _is_response(msg):
+            return None  # a response to nothing we sent: ignored
         method = msg.get("method")
         if "id" not in msg:
             # JSON-RPC 2.0 section 4.1: a notification is never answered, not even an error.
-            if method is None and ("result" in msg or "error" in msg):
-                return None  # a response to nothing we sent: ignored
             if type(method) is str and msg.get("jsonrpc") == "2.0":
                 self._on_notification(method, msg.get("params"))
                 return None
             if "method" in msg:
                 return None  # a malformed notification still never gets a reply
             return _error(None, InvalidRequest("Invalid Request: no method"))
-        if method is None and "method" not in msg and ("result" in msg or "error" in msg):
-            return None  # client response
         try:
             rid = check_id(msg)
         except InvalidRequest as exc:
@@ -602,7 +596,7 @@ class Session:
         version = meta.get(META_VERSION, MODERN_VERSIONS[-1])
         if type(version) is not str:
             raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
-        _check_version(version)
+        # (a version given as a string was checked before the method: _answer)
         missing = [k for k in (META_VERSION, META_CAPABILITIES) if k not in meta]
         if missing and not (method == "server/discover" and META_VERSION not in meta):
             # a client that named a stateless version is offered only those (as in -32022)
