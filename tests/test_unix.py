@@ -7,6 +7,7 @@ time: the issue's "within a second" bounds are figures of scripts/bench_socket.p
 the behaviour (others are served while a client floods or stalls).
 """
 
+import contextlib
 import json
 import os
 import selectors
@@ -511,12 +512,36 @@ def test_a_peer_with_another_uid_is_refused_with_a_stderr_line_unless_allowed(wo
 
 # --- the pump's bounds, in process ----------------------------------------------------------
 
-def _pipes():
-    r_in, w_in = os.pipe()
-    r_out, w_out = os.pipe()
-    for fd in (r_in, w_in, w_out, r_out):
-        os.set_blocking(fd, False)
-    return r_in, w_in, r_out, w_out
+class _Rig:
+    """A Loop and two non-blocking pipes (the peer's input and output) for a StreamPump."""
+
+    def __init__(self):
+        from tinymcp.loop import Loop
+        self.loop = Loop()
+        self.r_in, self.w_in = os.pipe()
+        self.r_out, self.w_out = os.pipe()
+        for fd in (self.r_in, self.w_in, self.w_out, self.r_out):
+            os.set_blocking(fd, False)
+
+    def end_input(self):
+        """The peer's EOF."""
+        os.close(self.w_in)
+        self.w_in = None
+
+    def close(self):
+        self.loop.close()
+        for fd in (self.r_in, self.w_in, self.r_out, self.w_out):
+            if fd is not None:
+                os.close(fd)
+
+
+@contextlib.contextmanager
+def _rig():
+    rig = _Rig()
+    try:
+        yield rig
+    finally:
+        rig.close()
 
 
 def _write_all(fd, data):
@@ -529,18 +554,15 @@ def _big_server():
 
 
 def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
-    from tinymcp.loop import Loop
     from tinymcp.pump import StreamPump
-    loop = Loop()
-    r_in, w_in, r_out, w_out = _pipes()
     closed = []
-    try:
-        server = _big_server()
+    with _rig() as rig:
+        loop = rig.loop
         # one read holds all 250 requests: the session's budget stops it at high + one reply
-        pump = StreamPump(loop, server.session(), r_in, w_out, closed.append,
+        pump = StreamPump(loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
                           high=8192, low=2048, hard=None)
         n = 250  # ~57 KB of requests (fits the 64 KiB input pipe), ~600 KB of replies
-        _write_all(w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
+        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
             "topic": "t%d" % i}})) for i in range(n)))
         for _ in range(100):
             loop.run_once(0)
@@ -548,23 +570,22 @@ def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
                 break
         assert pump.paused
         # paused: the input fd is not watched, the backlog is bounded by high + one reply
-        assert loop._callbacks(r_in) == (None, None)
+        assert loop._callbacks(rig.r_in) == (None, None)
         assert len(pump.out) <= 8192 + 2400
         # the peer reads everything: every reply arrives, in order, none lost
-        os.close(w_in)
-        w_in = None
+        rig.end_input()
         got = b""
         deadline = time.monotonic() + GUARD
         while not closed:
             assert time.monotonic() < deadline
             loop.run_once(0.05)
             try:
-                got += os.read(r_out, 1 << 20)
+                got += os.read(rig.r_out, 1 << 20)
             except BlockingIOError:
                 pass
         while True:
             try:
-                chunk = os.read(r_out, 1 << 20)
+                chunk = os.read(rig.r_out, 1 << 20)
             except BlockingIOError:
                 break
             if not chunk:
@@ -573,28 +594,20 @@ def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
         replies = [json.loads(x) for x in got.split(b"\n") if x]
         assert [r["id"] for r in replies] == list(range(n))
         assert all(r["result"]["messages"] for r in replies)
-    finally:
-        loop.close()
-        for fd in (r_in, w_in, r_out, w_out):
-            if fd is not None:
-                os.close(fd)
 
 
 def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
-    from tinymcp.loop import Loop
     from tinymcp.pump import StreamPump
-    loop = Loop()
-    r_in, w_in, r_out, w_out = _pipes()
     closed, logged = [], []
-    try:
-        pump = StreamPump(loop, _big_server().session(), r_in, w_out, closed.append,
+    with _rig() as rig:
+        pump = StreamPump(rig.loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
                           high=8192, low=2048, hard=100000,
                           log=lambda level, msg, exc=None: logged.append((level, msg)),
                           name="client 9")
-        _write_all(w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
+        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
             "topic": "t"}})) for i in range(200)))
         for _ in range(100):
-            loop.run_once(0)
+            rig.loop.run_once(0)
             if pump.paused:
                 break
         assert pump.paused and not closed
@@ -605,43 +618,31 @@ def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
         assert closed == [pump]
         assert logged == [("warning", "client 9: closed: more than 100000 bytes of output "
                            "waiting while it does not read")]
-    finally:
-        loop.close()
-        for fd in (r_in, w_in, r_out, w_out):
-            os.close(fd)
 
 
 @pytest.mark.parametrize("high", [None, 64])
 def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped(high):
     # high=64: the reply alone passes the budget; the cancel read with it still drops it
     from tinymcp import Server
-    from tinymcp.loop import Loop
     from tinymcp.pump import StreamPump
-    loop = Loop()
-    r_in, w_in, r_out, w_out = _pipes()
     closed = []
-    try:
+    with _rig() as rig:
         marks = {} if high is None else {"high": high, "low": 16}
-        pump = StreamPump(loop, Server(config(NAMES)).session(), r_in, w_out, closed.append, **marks)
-        _write_all(w_in, line(initialize()) + line(INITIALIZED)
-                 + line(req(5, "prompts/get", {"name": "alpha", "arguments": {"topic": "t"}}))
-                 + line({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                         "params": {"requestId": 5}})
-                 + line(req(6, "ping")))
-        os.close(w_in)
-        w_in = None
+        pump = StreamPump(rig.loop, Server(config(NAMES)).session(), rig.r_in, rig.w_out, closed.append,
+                          **marks)
+        _write_all(rig.w_in, line(initialize()) + line(INITIALIZED)
+                   + line(req(5, "prompts/get", {"name": "alpha", "arguments": {"topic": "t"}}))
+                   + line({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                           "params": {"requestId": 5}})
+                   + line(req(6, "ping")))
+        rig.end_input()
         deadline = time.monotonic() + GUARD
         while not closed:
             assert time.monotonic() < deadline
-            loop.run_once(GUARD)
-        ids = [json.loads(x).get("id") for x in os.read(r_out, 65536).split(b"\n") if x]
+            rig.loop.run_once(GUARD)
+        ids = [json.loads(x).get("id") for x in os.read(rig.r_out, 65536).split(b"\n") if x]
         assert ids == [1, 6]
         assert pump.closed
-    finally:
-        loop.close()
-        for fd in (r_in, w_in, r_out, w_out):
-            if fd is not None:
-                os.close(fd)
 
 
 # --- the loop ---------------------------------------------------------------------------------
