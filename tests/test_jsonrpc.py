@@ -3,26 +3,40 @@ import json
 import pytest
 
 from tinymcp.errors import ParseError
-from tinymcp.jsonrpc import TOO_LONG, LineBuffer, decode, encode
+from tinymcp.jsonrpc import LineBuffer, TooLong, decode, encode
+
+
+class Buf(LineBuffer):
+    """A LineBuffer whose limit stays the same (the session passes the one in force)."""
+
+    def __init__(self, max_line=1 << 20):
+        super().__init__()
+        self.max_line = max_line
+
+    def feed(self, data):
+        return super().feed(data, self.max_line)
+
+    def close(self):
+        return super().close(self.max_line)
 
 
 def test_lines_split_on_newline_only():
-    buf = LineBuffer()
+    buf = Buf()
     # \r inside, \x0b, \x1c and U+2028 are not line breaks for the wire
     data = b'{"a":"x\\u2028"}\x0b\n{"b":"\xe2\x80\xa8"}\n'
     assert buf.feed(data) == [b'{"a":"x\\u2028"}\x0b', b'{"b":"\xe2\x80\xa8"}']
 
 
 def test_trailing_carriage_return_is_stripped():
-    assert LineBuffer().feed(b"abc\r\ndef\n") == [b"abc", b"def"]
+    assert Buf().feed(b"abc\r\ndef\n") == [b"abc", b"def"]
 
 
 def test_blank_lines_are_skipped():
-    assert LineBuffer().feed(b"\n\r\n  \nx\n\n") == [b"x"]
+    assert Buf().feed(b"\n\r\n  \nx\n\n") == [b"x"]
 
 
 def test_partial_line_is_kept_until_its_newline():
-    buf = LineBuffer()
+    buf = Buf()
     assert buf.feed(b'{"a"') == []
     assert buf.feed(b":1") == []
     assert buf.feed(b"}\n{") == [b'{"a":1}']
@@ -30,35 +44,35 @@ def test_partial_line_is_kept_until_its_newline():
 
 
 def test_final_unterminated_line_is_served_at_eof():
-    buf = LineBuffer()
+    buf = Buf()
     assert buf.feed(b"one\ntwo") == [b"one"]
     assert buf.close() == [b"two"]
     assert buf.close() == []
 
 
 def test_overlong_line_reported_once_and_skipped_without_buffering():
-    buf = LineBuffer(max_line=10)
+    buf = Buf(max_line=10)
     assert buf.feed(b"x" * 8) == []
-    assert buf.feed(b"x" * 8) == [TOO_LONG]
+    assert buf.feed(b"x" * 8) == [TooLong(buf.max_line)]
     assert len(buf._partial) == 0
     assert buf.feed(b"y" * 100) == []
     assert buf.feed(b"zz\nok\n") == [b"ok"]
 
 
 def test_overlong_line_within_one_chunk():
-    buf = LineBuffer(max_line=4)
-    assert buf.feed(b"12345\n1234\n") == [TOO_LONG, b"1234"]
+    buf = Buf(max_line=4)
+    assert buf.feed(b"12345\n1234\n") == [TooLong(4), b"1234"]
 
 
 def test_line_at_the_limit_is_accepted():
-    buf = LineBuffer(max_line=4)
+    buf = Buf(max_line=4)
     assert buf.feed(b"1234") == []
     assert buf.feed(b"\n") == [b"1234"]
 
 
 def test_overlong_final_line_at_eof_is_not_served():
-    buf = LineBuffer(max_line=4)
-    assert buf.feed(b"123456789") == [TOO_LONG]
+    buf = Buf(max_line=4)
+    assert buf.feed(b"123456789") == [TooLong(buf.max_line)]
     assert buf.close() == []
 
 

@@ -10,7 +10,8 @@ from conftest import PACKAGE, PACKAGE_DIR, server_env
 
 #: The package under test: the repo's tinymcp/, or a vendored copy (see conftest).
 PKG = PACKAGE_DIR
-CORE = ["errors", "jsonrpc", "template", "models", "limits", "prompts", "session", "defaults"]
+CORE = ["errors", "revisions", "validate", "jsonrpc", "template", "content", "models", "limits",
+        "prompts", "config", "call", "state", "methods", "outbox", "server", "session", "defaults"]
 TRANSPORTS = ["loop", "pump", "stdio", "unix", "reload", "cli", "__main__"]
 FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio"}
 

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import Wire, simple_config
 from tinymcp import Server, Session
-from tinymcp.models import LEGACY_VERSIONS
+from tinymcp.revisions import HANDSHAKE_VERSIONS as LEGACY_VERSIONS
 
 
 def lines(session, data):

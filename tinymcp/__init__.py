@@ -12,9 +12,11 @@ Public API:
 
 __version__ = "0.1.0"
 
+from .call import progress
+from .config import load_config
 from .errors import ConfigError, ProtocolError, TinyMCPError
-from .prompts import load_config
-from .session import Server, Session, progress
+from .server import Server
+from .session import Session
 
 __all__ = ["__version__", "serve", "Server", "Session", "load_config", "progress", "ConfigError",
            "ProtocolError", "TinyMCPError"]
@@ -26,11 +28,15 @@ def serve(config=None, **options):
     another thread with ``server.replace_config(new)`` while it serves.
 
     Blocks until the client closes stdin or a SIGTERM/SIGINT arrives; returns the exit
-    status (0). ``options``: ``page_size``, ``list_changed``, ``limits`` (a dict, see
-    docs/security.md), ``log`` (a ``log(level, message, exc=None)`` hook; default stderr).
+    status (0). ``options`` (with a config, not a ``Server``, which has its own):
+    ``page_size``, ``list_changed``, ``limits`` (a dict, see docs/security.md), ``log`` (a
+    ``log(level, message, exc=None)`` hook; default stderr).
     """
     from .stdio import serve_stdio
     if isinstance(config, Server):
+        if options:
+            raise TypeError("serve(server, ...): %s configure a Server when serve() makes it; "
+                            "pass them to Server(...) instead" % ", ".join(sorted(options)))
         return serve_stdio(config)
     if config is None:
         from .defaults import DEFAULT_CONFIG as config

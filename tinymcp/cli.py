@@ -8,7 +8,7 @@ a usage error.
 import sys
 
 from . import __version__
-from .errors import ConfigError
+from .errors import ConfigError, UsageError
 
 USAGE = """\
 usage: %(prog)s [--config FILE.json] [--page-size N] [--watch]
@@ -33,10 +33,6 @@ options:
   --version        print the version and exit
   -h, --help       show this help and exit
 """
-
-
-class UsageError(Exception):
-    pass
 
 
 def usage(default_config=None):
@@ -132,7 +128,7 @@ def main(argv=None, default_config=None, default_name="default config"):
     if opts.get("version"):
         sys.stdout.write("tinymcp %s\n" % __version__)
         return 0
-    from .session import Server
+    from .server import Server
     # Everything made from here to serving lives as long as the server: no collection
     # while it is made (each would re-scan it all), then _ready_to_serve() freezes it out
     # of the collector's way (10,000 prompts: measured in the commit that added this).

@@ -1,13 +1,19 @@
-"""Errors: one root, config problems with paths, and JSON-RPC protocol errors.
+"""Errors: one root for everything tinymcp raises on purpose.
 
-``ProtocolError`` is what the session turns into a JSON-RPC error object; it is
-the only exception that ever reaches the wire, and only through
-``Session._answer`` (the one exception-to-error boundary).
+- ``ConfigError``: a config that cannot be served, with every problem and its path.
+- ``ProtocolError`` and its kinds: the answer to one JSON-RPC request. The session turns
+  them (and anything unexpected, as -32603) into error objects in exactly one place,
+  ``Session._serve``; nothing else builds a wire error.
+- ``CallbackFailed``: a ``render``/``complete`` callable failed (its ``__cause__`` says
+  how); answered -32603.
+- ``ListenError``: the Unix socket transport refuses a path. ``UsageError``: a bad
+  command line.
 """
 
 __all__ = [
     "TinyMCPError", "ConfigError", "ProtocolError", "ParseError", "InvalidRequest",
     "MethodNotFound", "InvalidParams", "InternalError", "UnsupportedProtocolVersion",
+    "CallbackFailed", "ListenError", "UsageError", "clip",
 ]
 
 # JSON-RPC 2.0 section 5.1 codes; -32022 is the 2026-07-28 UnsupportedProtocolVersionError.
@@ -78,6 +84,19 @@ class InternalError(ProtocolError):
 
 class UnsupportedProtocolVersion(ProtocolError):
     code = UNSUPPORTED_PROTOCOL_VERSION
+
+
+class CallbackFailed(TinyMCPError):
+    """A ``render`` or ``complete`` callable raised or returned something unusable;
+    ``__cause__`` says what."""
+
+
+class ListenError(TinyMCPError):
+    """Refusing to start serving on a socket path; the message says why."""
+
+
+class UsageError(TinyMCPError):
+    """A command line that cannot be run; the message says what is wrong."""
 
 
 def clip(value, limit=80):

@@ -6,39 +6,50 @@ newlines and MUST NOT contain embedded newlines, so we split on b"\\n" only (nev
 ``splitlines``, which would also split on \\r, \\x0b, \\x1c, U+2028 ...).
 """
 
-import json
-import re  # already loaded by json.decoder: no import cost
-
 from .errors import InvalidRequest, ParseError
 
-__all__ = ["LineBuffer", "TOO_LONG", "decode", "encode", "flatten_if_deeper", "inner_containers",
-           "DEFAULT_MAX_LINE"]
+__all__ = ["LineBuffer", "TooLong", "TooDeep", "read_line", "decode", "encode", "loads",
+           "response", "error", "notification", "check_id", "is_response"]
 
-DEFAULT_MAX_LINE = 16 * 1024 * 1024
 
-#: Yielded by ``LineBuffer.feed`` in place of a line that exceeded the limit.
-TOO_LONG = object()
+class TooLong:
+    """Yielded by ``LineBuffer.feed`` in place of a line longer than ``limit`` bytes (the
+    limit that was in force when the line was cut off)."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit):
+        self.limit = limit
+
+    def __eq__(self, other):
+        return type(other) is TooLong and other.limit == self.limit
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "TooLong(%d)" % self.limit
+
 
 _BLANK = b" \t\r"
 
 
 class LineBuffer:
     """Splits a byte stream into lines, holding at most ``max_line`` (+1 for a ``\r``)
-    bytes of a partial one. The limit is on the line without its ``\n`` or ``\r\n``.
+    bytes of a partial one. The limit is on the line without its ``\n`` or ``\r\n``,
+    and is given with each chunk: the one in force when the chunk arrives.
 
-    A line longer than the limit is reported once as ``TOO_LONG`` as soon as the
+    A line longer than the limit is reported once as ``TooLong`` as soon as the
     limit is passed, and the rest of it is dropped as it arrives (never buffered).
     """
 
-    __slots__ = ("max_line", "_partial", "_skipping")
+    __slots__ = ("_partial", "_skipping")
 
-    def __init__(self, max_line=DEFAULT_MAX_LINE):
-        self.max_line = max_line
+    def __init__(self):
         self._partial = bytearray()
         self._skipping = False
 
-    def feed(self, data):
-        """Return the complete lines (``bytes`` without the newline, or ``TOO_LONG``)."""
+    def feed(self, data, max_line):
+        """Return the complete lines (``bytes`` without the newline, or ``TooLong``)."""
         out = []
         if self._skipping:
             nl = data.find(b"\n")
@@ -50,47 +61,48 @@ class LineBuffer:
             nl = data.find(b"\n")
             if nl < 0:
                 self._partial += data
-                if len(self._partial) > self.max_line + 1:  # (+1: room for a final \r)
-                    self._overflow(out)
+                if len(self._partial) > max_line + 1:  # (+1: room for a final \r)
+                    self._overflow(out, max_line)
                 return out
             self._partial += data[:nl]
             line = bytes(self._partial)
             self._partial = bytearray()
-            self._emit(line, out)
+            self._emit(line, out, max_line)
             data = data[nl + 1:]
         lines = data.split(b"\n")
         tail = lines.pop()
         for line in lines:
-            self._emit(line, out)
+            self._emit(line, out, max_line)
         if tail:
-            if len(tail) > self.max_line + 1:
-                self._overflow(out)
+            if len(tail) > max_line + 1:
+                self._overflow(out, max_line)
             else:
                 self._partial += tail
         return out
 
-    def close(self):
+    def close(self, max_line):
         """End of stream: the final unterminated line, if any, as a list like ``feed``."""
         out = []
         if self._partial and not self._skipping:
-            self._emit(bytes(self._partial), out)
+            self._emit(bytes(self._partial), out, max_line)
         self._partial = bytearray()
         self._skipping = False
         return out
 
-    def _emit(self, line, out):
+    @staticmethod
+    def _emit(line, out, max_line):
         if line.endswith(b"\r"):
             line = line[:-1]  # the limit counts the line, not its terminator (\n or \r\n)
-        if len(line) > self.max_line:
-            out.append(TOO_LONG)
+        if len(line) > max_line:
+            out.append(TooLong(max_line))
             return
         if line and line.strip(_BLANK):
             out.append(line)
 
-    def _overflow(self, out):
+    def _overflow(self, out, max_line):
         self._partial = bytearray()
         self._skipping = True
-        out.append(TOO_LONG)
+        out.append(TooLong(max_line))
 
 
 def reject_constant(name):
@@ -106,21 +118,82 @@ def _parse_int(digits):
     return int(digits)
 
 
-_decoder = json.JSONDecoder(parse_constant=reject_constant, parse_int=_parse_int)
-_scan_once = _decoder.scan_once
+# --- the codec ---------------------------------------------------------------------------
+# ``import json`` costs more than the rest of the package (it loads ``re``, and ``re``
+# loads ``enum``). The work is done by the C accelerator ``_json`` that ``json`` wraps,
+# so we use it directly where it behaves exactly as ``json`` does (checked on a sample
+# when this module loads), and the ``json`` module itself, imported on first need, for
+# everything else: its error messages, and interpreters without the accelerator (PyPy).
+
+try:
+    from _json import encode_basestring_ascii as _c_ascii
+    from _json import make_encoder as _c_make_encoder
+    from _json import make_scanner as _c_make_scanner
+except ImportError:  # pragma: no cover - PyPy
+    _c_ascii = _c_make_encoder = _c_make_scanner = None
+
+_standard = []  # [json.JSONDecoder, json.JSONEncoder], made on first need
 
 
-def _loads(text):
-    # The scanner straight away, and JSONDecoder.decode (same errors, same messages)
-    # only when the line is not one bare JSON value: 3.5 -> 2.1 us a request.
+def _json_module():
+    if not _standard:
+        import json
+        _standard.append(json.JSONDecoder(parse_constant=reject_constant, parse_int=_parse_int))
+        _standard.append(json.JSONEncoder(ensure_ascii=True, separators=(",", ":"),
+                                          allow_nan=False, check_circular=False))
+    return _standard
+
+
+class _ScanContext:
+    """What ``_json.make_scanner`` reads off a ``JSONDecoder``."""
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = staticmethod(_parse_int)
+    parse_constant = staticmethod(reject_constant)
+    memo = None
+
+
+_SAMPLE = {"a": [1, -2.5, "\u00e9\n\ud800", None, True, {"": {}}], "b": ""}
+_SAMPLE_TEXT = '{"a":[1,-2.5,"\\u00e9\\n\\ud800",null,true,{"":{}}],"b":""}'
+
+
+def _make_scan_once(make_scanner=_c_make_scanner):
+    """The C scanner's ``scan_once(text, 0) -> (value, end)``, or None where it is missing
+    or does not read the sample as ``json`` would."""
+    if make_scanner is None:
+        return None
     try:
-        value, end = _scan_once(text, 0)
-    except StopIteration:
-        return _decoder.decode(text)  # raises the usual JSONDecodeError (or succeeds
-        #                               past leading white space)
-    if end != len(text) and text[end:].strip(" \t\r\n"):
-        return _decoder.decode(text)  # raises "Extra data"
-    return value
+        scan_once = make_scanner(_ScanContext())
+        if scan_once(_SAMPLE_TEXT, 0) == (_SAMPLE, len(_SAMPLE_TEXT)):
+            return scan_once
+    except Exception:
+        pass
+    return None
+
+
+_scan_once = _make_scan_once()
+
+
+def loads(text):
+    """``text`` as one JSON value (no NaN or Infinity, integers of at most 4000 digits);
+    raises ``ValueError`` as ``json.loads`` does, or ``RecursionError``.
+
+    The C scanner straight away, and ``JSONDecoder.decode`` (same errors, same messages)
+    only when the text is not one bare JSON value.
+    """
+    if _scan_once is not None:
+        try:
+            value, end = _scan_once(text, 0)
+        except Exception:
+            # StopIteration (not a value here), or an error raised in a way that needs
+            # ``json`` loaded (CPython before 3.12): the standard decoder says what is wrong
+            # (or succeeds past leading white space)
+            return _json_module()[0].decode(text)
+        if end == len(text) or not text[end:].strip(" \t\r\n"):
+            return value
+    return _json_module()[0].decode(text)  # raises "Extra data", or decodes where no C scanner
 
 
 def decode(line):
@@ -134,7 +207,7 @@ def decode(line):
     except UnicodeDecodeError as exc:
         raise ParseError("Parse error: invalid UTF-8 at byte %d" % exc.start)
     try:
-        return _loads(text)
+        return loads(text)
     except RecursionError:
         raise ParseError("Parse error: nesting too deep")
     except ValueError as exc:
@@ -147,7 +220,15 @@ def decode(line):
 # the line (after a lone trailing backslash too): every quote then starts a match that
 # succeeds, which keeps the scan linear (with only '"' as the end, a hostile line of
 # escaped quotes made each quote scan to the end and fail: quadratic, minutes at 80 KB).
-_STRING_OR_BRACKET = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}]', re.S)
+_TOKEN = rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}]'
+_tokens = []  # the compiled _TOKEN, made on the first line that needs a depth scan
+
+
+def _finditer(line):
+    if not _tokens:
+        import re  # (only for lines with more brackets than the depth limit)
+        _tokens.append(re.compile(_TOKEN, re.S).finditer)
+    return _tokens[0](line)
 
 
 _CLOSES = {0x5B: 0x5D, 0x7B: 0x7D}  # [ -> ], { -> }
@@ -160,7 +241,7 @@ def _scan(line):
     stack = bytearray()
     deepest = start = 0
     spans = []
-    for match in _STRING_OR_BRACKET.finditer(line):
+    for match in _finditer(line):
         c = match.group()[0]
         if c == 0x22:  # '"': a whole string
             continue
@@ -211,29 +292,65 @@ def flatten_if_deeper(line, limit):
     return b"".join(pieces)
 
 
-def inner_containers(line):
-    """The ``line[start:end]`` spans of the containers directly inside its top-level one
-    (the items of a batch)."""
-    return _scan(line)[1]
+class TooDeep:
+    """A message nested deeper than ``limit`` (the ``max_depth`` in force): its flattened
+    top level (``flat``), from which a valid id can still be read."""
+
+    __slots__ = ("flat", "limit")
+
+    def __init__(self, flat, limit):
+        self.flat = flat
+        self.limit = limit
 
 
-_encoder = json.JSONEncoder(
-    ensure_ascii=True, separators=(",", ":"), allow_nan=False, check_circular=False)
+def read_line(line, max_depth, batches):
+    """One line as a value to serve: the decoded JSON, or ``TooDeep`` for a message that
+    nests deeper than ``max_depth``; raises ``ParseError``.
+
+    With ``batches`` (the connection's revision has them) a batch too deep as a whole is
+    judged item by item, so one deep item does not cost its siblings their replies: its
+    container items are decoded (or ``TooDeep``) and its scalar items read as None.
+    """
+    flat = flatten_if_deeper(line, max_depth)
+    if flat is None:
+        return decode(line)
+    msg = decode(flat)
+    if type(msg) is not list or not batches:
+        return TooDeep(msg, max_depth)
+    items = []
+    for start, end in _scan(line)[1]:
+        raw = line[start:end]
+        inner = flatten_if_deeper(raw, max_depth - 1)
+        items.append(decode(raw) if inner is None else TooDeep(decode(inner), max_depth))
+    return items + [None] * (len(msg) - len(items))
 
 
-def _make_dumps():
-    # JSONEncoder.encode builds its C encoder afresh on every call; one built once does
-    # the same work (same output, same errors): 5.1 -> 3.3 us a reply. PyPy has no C
-    # encoder and keeps the plain method.
-    c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
-    if c_make_encoder is None:
-        return _encoder.encode
-    c_encode = c_make_encoder(None, _encoder.default, json.encoder.encode_basestring_ascii, None,
-                              ":", ",", False, False, False)
+# --- encoding ---------------------------------------------------------------------------
 
-    def dumps(value):
-        return "".join(c_encode(value, 0))
-    return dumps
+def _default(value):
+    raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)
+
+
+def _make_dumps(make_encoder=_c_make_encoder):
+    """The fastest ``dumps`` that gives exactly the output and errors of
+    ``json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)``.
+
+    The C encoder built once does the same work as ``JSONEncoder.encode``, which builds it
+    afresh on every call. Its constructor is private (positional arguments): where it is
+    missing (PyPy), fails, or answers the sample differently, the ``json`` module is used.
+    """
+    if make_encoder is not None:
+        try:
+            c_encode = make_encoder(None, _default, _c_ascii, None, ":", ",", False, False, False)
+
+            def dumps(value):
+                return "".join(c_encode(value, 0))
+
+            if dumps(_SAMPLE) == _SAMPLE_TEXT:
+                return dumps
+        except Exception:
+            pass
+    return lambda value: _json_module()[1].encode(value)
 
 
 _dumps = _make_dumps()
@@ -244,6 +361,30 @@ def encode(message):
     escaped, so a message never holds an embedded newline (transports "stdio", every
     revision: messages MUST NOT contain embedded newlines)."""
     return _dumps(message).encode("ascii") + b"\n"
+
+
+# --- messages ----------------------------------------------------------------------------
+
+def response(rid, result):
+    return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+
+def error(rid, err):
+    """An error response; ``err`` is the error object (``ProtocolError.to_wire()``)."""
+    return {"jsonrpc": "2.0", "id": rid, "error": err}
+
+
+def notification(method, params=None):
+    msg = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        msg["params"] = params
+    return msg
+
+
+def is_response(msg):
+    """A JSON-RPC response (a client's answer, never answered back): no method, a result
+    or an error."""
+    return "method" not in msg and ("result" in msg or "error" in msg)
 
 
 def check_id(msg):

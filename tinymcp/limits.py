@@ -1,11 +1,11 @@
 """Resource limits: every bound on what one client can make the server hold or produce.
 
 Each is configurable (config ``limits`` object, or ``Server(..., limits={...})``) and
-documented in docs/security.md. Past a limit the client gets -32600 (the message as a
+documented in docs/security.md. This is their one home: whoever enforces a limit reads
+it from the ``Limits`` in force (``Server.limits``) at that moment, and the message
+quotes the value it enforced. Past a limit the client gets -32600 (the message as a
 whole) or -32602 (its params) naming the limit, and the next line is served.
 """
-
-from .jsonrpc import DEFAULT_MAX_LINE
 
 __all__ = ["Limits"]
 
@@ -16,7 +16,7 @@ class Limits:
 
     #: name -> (default, minimum, maximum or None)
     DEFAULTS = {
-        "max_line_bytes": (DEFAULT_MAX_LINE, 64, None),  # one JSON-RPC line (16 MiB)
+        "max_line_bytes": (16 * 1024 * 1024, 64, None),  # one JSON-RPC line
         # JSON nesting of one message; at most 256 so that what passes always parses
         # within the interpreter's recursion limit (1000 on CPython and PyPy alike)
         "max_depth": (64, 2, 256),
@@ -40,16 +40,8 @@ class Limits:
         check.keys(obj, path, tuple(cls.DEFAULTS))
         values = {}
         for name, (_default, minimum, maximum) in cls.DEFAULTS.items():
-            value = check.field(obj, name, path, "integer")
-            if value is None:
-                continue
-            if value < minimum:
-                check.fail("%s.%s" % (path, name), "expected an integer of %d or more, got %d"
-                           % (minimum, value))
-            elif maximum is not None and value > maximum:
-                check.fail("%s.%s" % (path, name), "expected an integer of %d or less, got %d"
-                           % (maximum, value))
-            else:
+            value = check.bounded(obj, name, path, minimum, maximum)
+            if value is not None:
                 values[name] = value
         return values
 

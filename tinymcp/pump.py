@@ -21,7 +21,7 @@ import os
 import signal
 import sys
 
-from .session import no_log
+from .server import no_log
 
 __all__ = ["StreamPump", "Hub", "stderr_log", "READ_SIZE", "DRAIN_SECONDS"]
 
@@ -231,12 +231,14 @@ class Hub:
 
     Registers a change hook on the server so ``Server.replace_config`` (from any thread,
     or from a reload on the loop) is applied from the loop, and every session gets its
-    ``prompts_changed()`` bytes when the prompts really changed.
+    ``prompts_changed()`` bytes when the prompts really changed (``Server.apply_config``
+    decides). ``log`` is the transport's log hook.
     """
 
-    def __init__(self, loop, server):
+    def __init__(self, loop, server, log=no_log):
         self.loop = loop
         self.server = server
+        self.log = log
         self.pumps = {}  # pump -> None: an ordered set
         self._hook = self._on_replace
         server.add_change_hook(self._hook)
@@ -253,16 +255,18 @@ class Hub:
             self.server.apply_config(new)  # the loop is gone: no session to tell
 
     def apply(self, new):
-        """Swap the config in (loop thread) and notify every session that asked."""
-        server = self.server
-        server.apply_config(new)
+        """Swap the config in (loop thread) and, when the prompts changed, notify every
+        session that asked."""
+        if not self.server.apply_config(new):
+            self.log("info", "prompts unchanged (%d): no session told" % len(new.prompts))
+            return
         told = 0
         for pump in list(self.pumps):
             data = pump.session.prompts_changed()
             if data:
                 told += 1
                 pump.send(data)
-        server.log("info", "prompts changed (%d now): notified %d session%s" % (
+        self.log("info", "prompts changed (%d now): notified %d session%s" % (
             len(new.prompts), told, "" if told == 1 else "s"))
         for pump in list(self.pumps):  # logging: a reload is one of the server's events
             pump.send(pump.session.log_event("notice", {"message": "prompts reloaded",
@@ -287,7 +291,7 @@ class Hub:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, lambda signum: loop.stop())
         if source is not None:
-            source.attach(loop, self.server, self.report_config_error)
+            source.attach(loop, self.server, self.report_config_error, self.log)
         try:
             if ready is not None:
                 ready()

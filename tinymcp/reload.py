@@ -4,14 +4,16 @@ the file changes, found by a stat check from the loop's timer (no threads).
 A reload reads and validates the whole file (``Server.replace_config``) before anything
 changes: an invalid file is logged, with every problem, and the old prompts keep being
 served. A valid one goes through the server's change hooks, so the transport applies it
-from its loop and notifies the sessions exactly as for a replace from the Python API.
+from its loop and notifies the sessions exactly as for a replace from the Python API
+(the server decides whether the prompts changed). A file whose bytes are the same as
+the last one read is not parsed again: only its digest is kept, not its bytes.
 """
 
 import os
 import signal
 
 from .errors import ConfigError
-from .jsonrpc import reject_constant
+from .jsonrpc import loads
 
 __all__ = ["ConfigFile", "read_config", "WATCH_INTERVAL"]
 
@@ -37,9 +39,8 @@ def read_bytes(path):
 def parse_config(path, data):
     """The config in ``data`` (the bytes of the file ``path``), as JSON with no NaN or
     Infinity; errors name the file and the position."""
-    import json
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=reject_constant)
+        return loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise ConfigError([(path, "not UTF-8 (byte %d)" % exc.start)])
     except ValueError as exc:
@@ -49,6 +50,12 @@ def parse_config(path, data):
         # ~990 levels, PyPy's Python one fewer); either way it is a config error, and a
         # reload keeps the old prompts
         raise ConfigError([(path, "invalid JSON: nested too deeply to parse")])
+
+
+def digest(data):
+    """What tells two files' bytes apart: their length and a 64-bit keyed hash (SipHash,
+    per process; a collision cannot be aimed at without the key)."""
+    return len(data), hash(data)
 
 
 def signature(path):
@@ -72,8 +79,9 @@ class ConfigFile:
         self.loaded = None  # the signature of the file last read (valid or not)
         self._seen = None   # the signature at the previous check
         self.loop = self.server = self._timer = None
-        self.served = None  # the bytes of the config being served
+        self.served = None  # the digest of the file last loaded
         self._on_error = None
+        self.log = None
         self.attached = False
 
     def load(self):
@@ -81,11 +89,14 @@ class ConfigFile:
         self.loaded = self._seen = signature(self.path)
         data = read_bytes(self.path)
         config = parse_config(self.path, data)
-        self.served = data
+        self.served = digest(data)
         return config
 
-    def attach(self, loop, server, on_error=None):
+    def attach(self, loop, server, on_error=None, log=None):
+        """Reload into ``server`` from ``loop``; ``on_error(message, problems)`` hears of a
+        refused file, ``log`` (default: the server's hook) of everything."""
         self.loop, self.server, self._on_error = loop, server, on_error
+        self.log = log or server.log or (lambda level, message, exc=None: None)
         self.attached = True
         if hasattr(signal, "SIGHUP"):  # (not on Windows: --watch still works there)
             loop.add_signal_handler(signal.SIGHUP, self._on_sighup)
@@ -112,15 +123,18 @@ class ConfigFile:
 
     def reload(self, why):
         """Read, validate and hand over the file; on any problem keep the old prompts."""
-        log = self.server.log
+        log = self.log
         try:
             self.loaded = self._seen = signature(self.path)
             data = read_bytes(self.path)
-            if data == self.served:  # touched, or rewritten as it was: nothing changed
+            seen = digest(data)
+            if seen == self.served:  # touched, or rewritten as it was: nothing changed
                 log("info", "%s (%s) is unchanged: nothing to reload" % (self.path, why))
                 return True
-            self.server.replace_config(parse_config(self.path, data))
-            self.served = data
+            config = parse_config(self.path, data)
+            del data  # (not kept alive beside the parsed config)
+            self.server.replace_config(config)
+            self.served = seen
         except ConfigError as exc:
             message = "invalid config %s (%s): still serving the previous prompts" % (
                 self.path, why)

@@ -11,7 +11,6 @@ import stat
 import sys
 
 from .pump import READ_SIZE, Hub, StreamPump, stderr_log
-from .session import no_log
 
 __all__ = ["serve_stdio", "stderr_log", "StreamPump"]
 
@@ -33,14 +32,13 @@ def _nonblocking_if_pipe(fd):
     return None
 
 
-def _serve_blocking(server, in_fd, wire, source):
+def _serve_blocking(server, in_fd, wire, source, log):
     """Read, serve, write, until EOF, Ctrl-C or a closed stdout (where pipes cannot be polled)."""
     if source is not None and source.watch:
-        server.log("warning", "--watch needs a system that can poll pipes: serving %s as loaded"
-                   % source.path)
+        log("warning", "--watch needs a system that can poll pipes: serving %s as loaded"
+            % source.path)
     # nothing here could deliver a change: never promise listChanged
-    server.list_changed = False
-    session = server.session()
+    session = server.session(log=log, list_changed=False)
     try:
         while True:
             data = os.read(in_fd, READ_SIZE)
@@ -52,21 +50,22 @@ def _serve_blocking(server, in_fd, wire, source):
     except (KeyboardInterrupt, BrokenPipeError):
         return 0  # Ctrl-C, or the host closed stdout: end quietly
     except OSError as exc:
-        server.log("warning", "stdio: %s" % exc)
+        log("warning", "stdio: %s" % exc)
         return 0
 
 
-def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None):
+def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None, log=None):
     """Serve one session on stdin/stdout until EOF or SIGTERM/SIGINT; return 0.
 
     ``source`` (a ``reload.ConfigFile``) reloads the config on SIGHUP and, when watched,
     on change; ``Server.replace_config`` from any thread reaches the session too. With
     ``poll`` false (the default on Windows) a blocking loop serves instead, without those.
+    ``log``: the diagnostics hook (default: the server's, else stderr). The ``server`` is
+    never changed.
     """
     if poll is None:
         poll = CAN_POLL_PIPES
-    if server.log is no_log:
-        server.log = stderr_log
+    log = log or server.log or stderr_log
     sys.stdout.flush()
     wire = os.dup(out_fd)
     saved_out = os.dup(out_fd)
@@ -74,8 +73,8 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None):
     saved_stdout, sys.stdout = sys.stdout, sys.stderr
     try:
         if poll:
-            return _serve_polled(server, in_fd, wire, source)
-        return _serve_blocking(server, in_fd, wire, source)
+            return _serve_polled(server, in_fd, wire, source, log)
+        return _serve_blocking(server, in_fd, wire, source, log)
     finally:
         os.close(wire)
         os.dup2(saved_out, out_fd)
@@ -83,7 +82,7 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None):
         sys.stdout = saved_stdout
 
 
-def _serve_polled(server, in_fd, wire, source):
+def _serve_polled(server, in_fd, wire, source, log):
     """The session's pump on a selectors loop, with signals, reloads and run-time changes."""
     from .loop import Loop
     in_blocking = _nonblocking_if_pipe(in_fd)
@@ -91,13 +90,13 @@ def _serve_polled(server, in_fd, wire, source):
     # that pipe after us gets EAGAIN)
     out_blocking = _nonblocking_if_pipe(wire)
     loop = Loop()
-    hub = Hub(loop, server)
+    hub = Hub(loop, server, log)
     try:
         def closed(pump):
             hub.discard(pump)
             loop.stop()
 
-        hub.add(StreamPump(loop, server.session(), in_fd, wire, closed, log=server.log,
+        hub.add(StreamPump(loop, server.session(log=log), in_fd, wire, closed, log=log,
                            name="stdio"))
         hub.run(source)
     finally:

@@ -23,9 +23,9 @@ import stat
 import struct
 import sys
 
+from .errors import ListenError
 from .loop import Loop
 from .pump import READ_SIZE, Hub, StreamPump, stderr_log
-from .session import no_log
 
 __all__ = ["serve_unix", "listen", "ListenError", "peer_allowed", "peer_credentials",
            "DEFAULT_MAX_CLIENTS"]
@@ -43,10 +43,6 @@ ACCEPTS_PER_ROUND = 64
 ACCEPT_RETRY = 0.1
 
 _OUT_OF_FDS = frozenset((errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM))
-
-
-class ListenError(Exception):
-    """Refusing to start serving on a path; the message says why."""
 
 
 # --- peer credentials -------------------------------------------------------------------
@@ -219,80 +215,100 @@ def _raise_fd_limit(need, log):
 
 # --- serving -----------------------------------------------------------------------------
 
-def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), source=None):
-    """Serve every connection to the Unix socket ``path`` until SIGTERM/SIGINT; return 0.
+class _Acceptor:
+    """Accepts connections on a listening socket and gives each admitted peer a pump."""
 
-    Raises ``ListenError`` before serving when the path cannot be used. At shutdown:
-    stop accepting, end each session's listen streams, give pending output
-    ``pump.DRAIN_SECONDS``, close every connection, remove the socket file.
-    """
-    if server.log is no_log:
-        server.log = stderr_log
-    log = server.log
-    listener, ident = listen(path, log)
-    own_uid = os.geteuid() if hasattr(os, "geteuid") else None
-    allow = frozenset(allow_uids)
-    numbers = itertools.count(1)
-    refusals = RefusalLog(log)
-    sockets = {}  # pump -> its socket
-    loop = Loop()
-    hub = Hub(loop, server)
-    lfd = listener.fileno()
+    def __init__(self, loop, hub, listener, max_clients, allow_uids, log):
+        self.loop, self.hub, self.listener = loop, hub, listener
+        self.fd = listener.fileno()
+        self.max_clients = max_clients
+        self.own_uid = os.geteuid() if hasattr(os, "geteuid") else None
+        self.allow = frozenset(allow_uids)
+        self.log = log
+        self.refusals = RefusalLog(log)
+        self.numbers = itertools.count(1)
+        self.sockets = {}  # pump -> its socket
 
-    def closed(pump):
-        hub.discard(pump)
-        sock = sockets.pop(pump, None)
-        if sock is not None:
+    def start(self):
+        self.loop.add_reader(self.fd, self.accept)
+
+    def stop(self):
+        """Stop accepting (before the shutdown drain)."""
+        self.loop.forget(self.fd)
+        self.listener.close()
+
+    def close(self):
+        self.refusals.flush()
+        for sock in list(self.sockets.values()):
             sock.close()
+        self.sockets.clear()
+        self.listener.close()
 
-    def resume_accepting():
-        if not loop.closed and listener.fileno() >= 0:
-            loop.add_reader(lfd, accept)
-
-    def accept():
+    def accept(self):
         for _ in range(ACCEPTS_PER_ROUND):
             try:
-                conn = listener.accept()[0]
+                conn = self.listener.accept()[0]
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as exc:
                 if exc.errno == errno.ECONNABORTED:
                     continue
                 if exc.errno in _OUT_OF_FDS:
-                    log("warning", "cannot accept a connection: %s; retrying in %g s"
-                        % (exc.strerror, ACCEPT_RETRY))
-                    loop.remove_reader(lfd)
-                    loop.call_later(ACCEPT_RETRY, resume_accepting)
+                    self.log("warning", "cannot accept a connection: %s; retrying in %g s"
+                             % (exc.strerror, ACCEPT_RETRY))
+                    self.loop.remove_reader(self.fd)
+                    self.loop.call_later(ACCEPT_RETRY, self._resume)
                     return
                 raise
-            admit(conn)
+            self.admit(conn)
 
-    def admit(conn):
-        name = "client %d" % next(numbers)
+    def _resume(self):
+        if not self.loop.closed and self.listener.fileno() >= 0:
+            self.start()
+
+    def admit(self, conn):
+        name = "client %d" % next(self.numbers)
         try:
             creds = peer_credentials(conn)
         except OSError as exc:
-            return _refuse(conn, refusals, "refused %s: cannot read its credentials: %s"
+            return _refuse(conn, self.refusals, "refused %s: cannot read its credentials: %s"
                            % (name, exc))
         if creds is not None:
             name += " (pid %d, uid %d)" % creds
-            if not peer_allowed(creds[1], own_uid, allow):
-                return _refuse(conn, refusals, "refused %s: uid %d may not connect (see --allow-uid)"
-                               % (name, creds[1]))
-        if len(hub.pumps) >= max_clients:
-            return _refuse(conn, refusals, "refused %s: already serving %d client%s (--max-clients)"
-                           % (name, max_clients, "" if max_clients == 1 else "s"))
+            if not peer_allowed(creds[1], self.own_uid, self.allow):
+                return _refuse(conn, self.refusals, "refused %s: uid %d may not connect "
+                               "(see --allow-uid)" % (name, creds[1]))
+        hub, most = self.hub, self.max_clients
+        if len(hub.pumps) >= most:
+            return _refuse(conn, self.refusals, "refused %s: already serving %d client%s "
+                           "(--max-clients)" % (name, most, "" if most == 1 else "s"))
         conn.setblocking(False)
         fd = conn.fileno()
-        pump = StreamPump(loop, server.session(), fd, fd, closed, high=HIGH_WATER,
-                          low=LOW_WATER, hard=HARD_LIMIT, log=log, name=name)
-        sockets[pump] = conn
+        pump = StreamPump(self.loop, hub.server.session(log=self.log), fd, fd, self._closed,
+                          high=HIGH_WATER, low=LOW_WATER, hard=HARD_LIMIT, log=self.log, name=name)
+        self.sockets[pump] = conn
         hub.add(pump)
 
-    def stop_accepting():
-        loop.forget(lfd)
-        listener.close()
+    def _closed(self, pump):
+        self.hub.discard(pump)
+        sock = self.sockets.pop(pump, None)
+        if sock is not None:
+            sock.close()
 
+
+def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), source=None, log=None):
+    """Serve every connection to the Unix socket ``path`` until SIGTERM/SIGINT; return 0.
+
+    Raises ``ListenError`` before serving when the path cannot be used. At shutdown:
+    stop accepting, end each session's listen streams, give pending output
+    ``pump.DRAIN_SECONDS``, close every connection, remove the socket file. ``log``: the
+    diagnostics hook (default: the server's, else stderr). The ``server`` is never changed.
+    """
+    log = log or server.log or stderr_log
+    listener, ident = listen(path, log)
+    loop = Loop()
+    hub = Hub(loop, server, log)
+    acceptor = _Acceptor(loop, hub, listener, max_clients, allow_uids, log)
     try:
         _raise_fd_limit(max_clients + 64, log)
         if source is None:
@@ -301,16 +317,12 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
         if _peercred_option() is None:
             log("info", "no SO_PEERCRED on this platform: access rests on the socket "
                 "file's 0600 mode")
-        loop.add_reader(lfd, accept)
-        hub.run(source, before_drain=stop_accepting,
+        acceptor.start()
+        hub.run(source, before_drain=acceptor.stop,
                 ready=lambda: log("info", "listening on %s" % path))
     finally:
-        refusals.flush()
         hub.close()
-        for sock in list(sockets.values()):
-            sock.close()
-        sockets.clear()
-        listener.close()
+        acceptor.close()
         loop.close()
         _remove_if_ours(path, ident)
     return 0

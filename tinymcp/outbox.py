@@ -1,0 +1,110 @@
+"""The outbox: encoded output waiting for the transport, replies keyed by request id.
+
+Each request served puts one entry here: the notifications it made (log messages,
+progress, a listen acknowledgement) and its reply, already encoded. The transport takes
+everything with ``take()``. Until then:
+
+- a ``notifications/cancelled`` drops its request's entry, notifications and all, with
+  ``cancel(rid)``: a dictionary lookup, never a search of the output (cancellation
+  "Behavior Requirements": the server SHOULD not send a response for a cancelled
+  request; stdio: no further messages for it);
+- the items of one JSON-RPC batch are entries of one ``Batch``; ``take()`` sends their
+  notifications, then the replies left as one array line (none: no line at all);
+- ``size`` is what backpressure asks: the bytes waiting.
+
+Entries without an id (errors answering a line whose id could not be read) and bytes
+the server sends on its own (``push``) are in order with the rest but never cancelled.
+"""
+
+__all__ = ["Outbox", "Batch"]
+
+
+class Batch:
+    """Marks the entries of one JSON-RPC batch (they are contiguous in the outbox)."""
+
+    __slots__ = ()
+
+
+class _Entry:
+    __slots__ = ("rid", "notes", "reply", "batch")
+
+    def __init__(self, rid, notes, reply, batch):
+        self.rid = rid
+        self.notes = notes    # encoded notifications (bytes, possibly b"")
+        self.reply = reply    # the encoded reply line, or None (none yet: a listen stream)
+        self.batch = batch
+
+    def size(self):
+        return len(self.notes) + (len(self.reply) if self.reply is not None else 0)
+
+
+class Outbox:
+    __slots__ = ("_entries", "_by_id", "size")
+
+    def __init__(self):
+        self._entries = []
+        #: request id -> its entry, while a cancel may still drop it
+        self._by_id = {}
+        self.size = 0
+
+    def __len__(self):
+        return len(self._entries)
+
+    def add(self, rid, notes, reply, cancellable=False, batch=None):
+        """Queue a request's notifications (bytes) and reply (bytes or None); keyed by
+        ``rid`` when ``cancellable``. A later request reusing an id takes the key."""
+        entry = _Entry(rid, notes, reply, batch)
+        self._entries.append(entry)
+        self.size += entry.size()
+        if cancellable:
+            self._by_id[rid] = entry
+
+    def push(self, data):
+        """Queue bytes the server sends on its own (never cancelled)."""
+        if data:
+            self.add(None, data, None)
+
+    @property
+    def cancellable(self):
+        """Whether anything waiting here may still be cancelled."""
+        return bool(self._by_id)
+
+    def holds(self, rid):
+        """Whether a reply or notifications for ``rid`` wait here and may be cancelled."""
+        return rid in self._by_id
+
+    def cancel(self, rid):
+        """Drop what ``rid``'s request queued; False when nothing of it waits here."""
+        entry = self._by_id.pop(rid, None)
+        if entry is None:
+            return False
+        self.size -= entry.size()
+        entry.notes, entry.reply = b"", None
+        return True
+
+    def take(self):
+        """Everything queued, as bytes in order, and an empty outbox."""
+        entries = self._entries
+        if not entries:
+            return b""
+        self._entries = []
+        self._by_id = {}
+        self.size = 0
+        out = []
+        batch, replies = None, []
+        for entry in entries:
+            if entry.batch is not batch:
+                _close_batch(out, replies)
+                batch, replies = entry.batch, []
+            if entry.notes:
+                out.append(entry.notes)
+            if entry.reply is not None:
+                (replies if batch is not None else out).append(entry.reply)
+        _close_batch(out, replies)
+        return b"".join(out)
+
+
+def _close_batch(out, replies):
+    """The replies of one batch as one array line (JSON-RPC 2.0 section 6)."""
+    if replies:
+        out.append(b"[" + b",".join(r[:-1] for r in replies) + b"]\n")
