@@ -193,3 +193,130 @@ def test_server_options_are_validated_like_the_config(options, expected):
     with pytest.raises(ConfigError) as info:
         Server({"prompts": []}, **options)
     assert info.value.problems == expected
+
+
+# --- one validator: the fast path only accepts what the full validator accepts -----------
+
+def test_null_fields_are_config_errors_whatever_else_the_prompt_holds():
+    # Bug: the fast path let "title": null (and description, an argument's title and
+    # default) through, the full validator refused them, so --check depended on whether
+    # a prompt happened to have icons or content blocks.
+    for extra in ({}, {"icons": [{"src": "https://x/i.png"}]}):
+        assert problems({"prompts": [dict(prompt(name="mid", title=None), **extra)]}) == [
+            ("prompts[0].title", "expected a string, got null")]
+        assert problems({"prompts": [dict(prompt(description=None), **extra)]}) == [
+            ("prompts[0].description", "expected a string, got null")]
+        assert problems({"prompts": [dict(prompt(arguments=[{"name": "a", "title": None},
+                                                            {"name": "b", "default": None},
+                                                            {"name": "c", "required": None}]),
+                                          **extra)]}) == [
+            ("prompts[0].arguments[0].title", "expected a string, got null"),
+            ("prompts[0].arguments[1].default", "expected a string, got null"),
+            ("prompts[0].arguments[2].required", "expected true or false, got null")]
+    assert problems({"prompts": [prompt(arguments=())]}) == [
+        ("prompts[0].arguments", "expected a list, got a tuple")]
+
+
+_ODD = [None, "", "x", "\u00e9", "\ud800", 0, 7, -1, True, False, 1.5, float("nan"), [], ["a"], [1],
+        {}, {"a": 1}, (), ("a",), "{", "}", "{a}", "{{a}}", "{zz}", len]
+
+
+def _maybe(rng, valid):
+    """``valid`` most of the time, else an odd value."""
+    return valid if rng.random() < 0.95 else rng.choice(_ODD)
+
+
+def _text(rng):
+    if rng.random() < 0.6:
+        return "hi"
+    return _maybe(rng, rng.choice(["say {a}", "{a} and {b}", "{{a}}", "{a}{a}", "x}y", "{"]))
+
+
+def _block(rng):
+    kind = rng.choice(["text", "image", "audio", "resource", "resource_link", "video"])
+    block = {"type": kind}
+    if kind == "text":
+        block["text"] = _text(rng)
+    elif kind in ("image", "audio"):
+        block.update(data=_maybe(rng, "AAAA"), mimeType=_maybe(rng, "image/png"))
+    elif kind == "resource":
+        block["resource"] = _maybe(rng, {"uri": _text(rng), rng.choice(["text", "blob"]): "AAAA"})
+    elif kind == "resource_link":
+        block.update(uri=_text(rng), name=_maybe(rng, "r"))
+    for key, value in (("annotations", {"priority": 0.5}), ("_meta", {"k": 1}), ("extra", 1)):
+        if rng.random() < 0.15:
+            block[key] = _maybe(rng, value)
+    return block
+
+
+def _message(rng):
+    msg = {"role": _maybe(rng, rng.choice(["user", "assistant"]))}
+    if rng.random() < 0.8:
+        msg["text"] = _text(rng)
+    else:
+        msg["content"] = _block(rng)
+    if rng.random() < 0.05:
+        msg[rng.choice(["text", "content", "rol"])] = "x"
+    return msg
+
+
+def _argument(rng, name):
+    arg = {"name": _maybe(rng, name if rng.random() < 0.95 else "a")}
+    for key, value in (("title", "T"), ("description", "D"), ("required", rng.random() < 0.5),
+                       ("default", "d"), ("completions", ["x"]), ("requird", True)):
+        if rng.random() < (0.05 if key == "requird" else 0.3):
+            arg[key] = _maybe(rng, value)
+    if rng.random() < 0.05:
+        del arg["name"]
+    return _maybe(rng, arg)
+
+
+def _prompt(rng):
+    p = {"name": _maybe(rng, rng.choice(["p", "q", "caf\u00e9"]))}
+    for key, value in (("title", "T"), ("description", "D"), ("icons", [{"src": "s"}]),
+                       ("_meta", {"k": 1}), ("descripton", "x")):
+        if rng.random() < (0.05 if key in ("descripton", "icons", "_meta") else 0.3):
+            p[key] = _maybe(rng, value)
+    if rng.random() < 0.9:
+        p["arguments"] = _maybe(rng, [_argument(rng, n) for n in "abc"[:rng.randrange(4)]])
+    if rng.random() < 0.95:
+        p["messages"] = _maybe(rng, [_message(rng) for _ in range(rng.choice((0, 1, 1, 1, 1, 2)))])
+    if rng.random() < 0.03:
+        p["render"] = _maybe(rng, lambda arguments: "x")
+    return p
+
+
+def test_fast_path_and_full_validator_agree_on_generated_prompts():
+    import random
+    from tinymcp.models import Prompt, fast_prompt
+    from tinymcp.validate import Check
+    rng = random.Random(11)
+    fast_taken = 0
+    for _ in range(6000):
+        p = _prompt(rng)
+        check = Check()
+        full = Prompt.from_wire(check, p, "prompts[0]")
+        fast = fast_prompt(p)
+        if fast is not None:
+            fast_taken += 1
+            assert check.problems == [] and fast == full, (p, check.problems)
+    assert fast_taken > 600  # the fast path was really exercised
+
+
+def test_load_config_answers_the_same_with_and_without_the_fast_path(monkeypatch):
+    import random
+    from tinymcp import config as config_module
+    rng = random.Random(12)
+    configs = [{"prompts": [_prompt(rng) for _ in range(rng.randrange(1, 5))]} for _ in range(1500)]
+
+    def outcome(config):
+        try:
+            return "ok", load_config(config).prompts
+        except ConfigError as exc:
+            return "error", exc.problems
+
+    with_fast = [outcome(c) for c in configs]
+    monkeypatch.setattr(config_module, "fast_prompt", lambda p: None)
+    without = [outcome(c) for c in configs]
+    assert with_fast == without
+    assert 100 < sum(kind == "ok" for kind, _ in with_fast) < len(configs)

@@ -111,3 +111,53 @@ def test_encode_is_compact_ascii_and_one_line():
 
 def test_encode_escapes_lone_surrogates():
     assert encode("\ud800") == b'"\\ud800"\n'
+
+
+# --- the codec without the private accelerator -------------------------------------------
+
+SAMPLES = [{"a": [1, -2.5, "\u00e9\n\ud800\x00", None, True, {"": {}}]}, [], "x", 10 ** 30, 1e300]
+
+
+def test_encoder_falls_back_to_the_json_module_when_the_c_encoder_is_missing_or_broken():
+    from tinymcp import jsonrpc
+
+    def broken(*args):
+        raise TypeError("a future signature")
+
+    def wrong(*args):
+        return lambda value, level: ["{}"]
+
+    expected = [json.dumps(v, ensure_ascii=True, separators=(",", ":"), allow_nan=False) for v in SAMPLES]
+    for make_encoder in (None, broken, wrong, jsonrpc._c_make_encoder):
+        dumps = jsonrpc._make_dumps(make_encoder)
+        assert [dumps(v) for v in SAMPLES] == expected
+        with pytest.raises(ValueError):
+            dumps(float("nan"))
+        with pytest.raises(TypeError, match="not JSON serializable"):
+            dumps({"a": object()})
+
+
+def test_scanner_falls_back_to_the_json_module_when_the_c_scanner_is_missing_or_broken(monkeypatch):
+    from tinymcp import jsonrpc
+
+    def broken(context):
+        raise TypeError("a future signature")
+
+    good = [json.dumps(v) for v in SAMPLES]
+    bad = [b'{"a":', b'"abc', b'{"a":NaN}', b'[1,]', b'{} x', b'"\\x"', b'1' * 4001]
+    expected_errors = []
+    for line in bad:
+        with pytest.raises(ParseError) as info:
+            decode(line)
+        expected_errors.append(info.value.message)
+    assert expected_errors[0] == "Parse error: Expecting value: line 1 column 6 (char 5)"
+    for make_scanner in (None, broken, lambda context: (lambda text, index: ({}, 2))):
+        monkeypatch.setattr(jsonrpc, "_scan_once", jsonrpc._make_scan_once(make_scanner))
+        assert jsonrpc._scan_once is None
+        assert [decode(line.encode()) for line in good] == [json.loads(line) for line in good]
+        errors = []
+        for line in bad:
+            with pytest.raises(ParseError) as info:
+                decode(line)
+            errors.append(info.value.message)
+        assert errors == expected_errors

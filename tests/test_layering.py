@@ -13,7 +13,8 @@ PKG = PACKAGE_DIR
 CORE = ["errors", "revisions", "validate", "jsonrpc", "template", "content", "models", "limits",
         "prompts", "config", "call", "state", "methods", "outbox", "server", "session", "defaults"]
 TRANSPORTS = ["loop", "pump", "stdio", "unix", "reload", "cli", "__main__"]
-FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio"}
+FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio",
+                     "gc"}
 
 
 def imports(module):
@@ -49,6 +50,44 @@ def test_core_touches_no_io_clock_or_signals(module):
 def test_core_never_imports_transports(module):
     _, relative = imports(module)
     assert not relative & set(TRANSPORTS)
+
+
+def _definitions(module):
+    tree = ast.parse((PKG / (module + ".py")).read_text(encoding="utf-8"))
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.ClassDef, ast.FunctionDef))]
+
+
+@pytest.mark.parametrize("module", CORE + TRANSPORTS)
+def test_no_class_over_300_lines_and_no_function_over_60(module):
+    too_long = ["%s (%d lines)" % (node.name, node.end_lineno - node.lineno + 1)
+                for node in _definitions(module)
+                if node.end_lineno - node.lineno + 1 > (300 if isinstance(node, ast.ClassDef) else 60)]
+    assert too_long == []
+
+
+@pytest.mark.parametrize("module", [m for m in CORE + TRANSPORTS if m != "revisions"])
+def test_only_the_revision_table_names_a_protocol_version(module):
+    # "does this revision have X" is asked of revisions.py; nobody else compares or
+    # orders version strings (docstrings and comments may cite revisions)
+    import re
+    tree = ast.parse((PKG / (module + ".py")).read_text(encoding="utf-8"))
+    versions = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                and isinstance(node.value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", node.value)]
+    assert versions == []
+
+
+def test_every_exception_the_package_defines_is_a_tinymcp_error():
+    import importlib
+    root = importlib.import_module(PACKAGE + ".errors").TinyMCPError
+    found = []
+    for module in CORE + TRANSPORTS:
+        if module == "__main__":
+            continue
+        mod = importlib.import_module(PACKAGE + "." + module)
+        found += [obj for obj in vars(mod).values() if isinstance(obj, type)
+                  and issubclass(obj, BaseException) and obj.__module__ == mod.__name__]
+    assert len(found) >= 10
+    assert [e.__name__ for e in found if not issubclass(e, root)] == []
 
 
 def test_loop_knows_nothing_of_mcp():

@@ -260,3 +260,26 @@ def test_nesting_at_the_highest_max_depth_parses():
     wire = Wire(config(max_depth=256))
     assert wire.send(nested(256), PING)[0]["result"] == {}
     assert wire.send(nested(257))[0]["error"]["code"] == -32600
+
+
+def test_line_limit_message_quotes_the_limit_in_force_after_replace_config():
+    # Bug: a session kept the max_line_bytes it was created with, while its message read
+    # the live limit: raised from 100 to 1000, a 240-byte line was refused "longer than
+    # the 1000-byte limit". The limit in force is the one applied and the one quoted.
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping", "x": "x" * 180}).encode()
+    assert 200 < len(line) < 1000
+    wire = Wire(config(max_line_bytes=100))
+    assert wire.raw(line + b"\n")[0]["error"]["message"] == \
+        "Invalid Request: line longer than the 100-byte limit (max_line_bytes)"
+    wire.server.replace_config(config(max_line_bytes=1000))
+    assert wire.raw(line + b"\n") == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
+    wire.server.replace_config(config(max_line_bytes=64))
+    assert wire.raw(line + b"\n")[0]["error"]["message"] == \
+        "Invalid Request: line longer than the 64-byte limit (max_line_bytes)"
+    # a partial line held across the change is measured against the limit in force when
+    # each piece arrives
+    wire.server.replace_config(config(max_line_bytes=1000))
+    assert wire.raw(line[:50]) == []
+    wire.server.replace_config(config(max_line_bytes=100))
+    assert wire.raw(line[50:] + b"\n")[0]["error"]["message"] == \
+        "Invalid Request: line longer than the 100-byte limit (max_line_bytes)"

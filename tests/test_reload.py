@@ -283,3 +283,35 @@ def test_a_real_change_is_logged_to_sessions_that_set_a_level():
 
 def names_of(server):
     return list(server.config.prompts.names)
+
+
+def test_replace_config_with_the_same_prompts_notifies_no_one():
+    # Bug: only reload.py compared old and new (as file bytes), so
+    # server.replace_config(same_config) from Python told every session of a change.
+    # The server decides, whatever the source: the prompts, not the bytes or the rest.
+    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
+        os.write(w_in, line(initialize()) + line(req(2, "logging/setLevel", {"level": "info"})))
+        _read_lines(loop, r_out, 2)
+        same = config(["one"])
+        same.update(ttl_ms=5, server={"title": "another title"})
+        server.replace_config(config(["one"]))
+        server.replace_config(same)
+        loop.run_once(0)
+        assert server.config.ttl_ms == 5  # applied all the same
+        server.replace_config(config(["one", "two"]))
+        loop.run_once(0)
+        notes = [json.loads(x) for x in os.read(r_out, 65536).split(b"\n") if x]
+        assert notes[0] == LIST_CHANGED and len(notes) == 2  # (the second: the logged reload)
+        assert notes[1]["params"]["data"] == {"message": "prompts reloaded", "prompts": 2}
+
+
+def test_apply_config_says_whether_the_prompts_changed():
+    from tinymcp import Server, load_config
+    server = Server(config(["a", "b"]))
+    assert server.apply_config(load_config(config(["a", "b"]))) is False
+    assert server.apply_config(load_config(config(["a", "b"], text="other {topic}"))) is True
+    assert server.apply_config(load_config(config(["a"], text="other {topic}"))) is True
+    render = lambda arguments: "x"  # noqa: E731
+    server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]}))
+    assert server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]})) is False
+    assert server.apply_config(load_config({"prompts": [{"name": "r", "render": lambda a: "x"}]})) is True

@@ -1,0 +1,60 @@
+"""The stdio transport in process: what it does with the Server it is given."""
+
+import json
+import os
+
+import pytest
+
+from conftest import read_to_eof
+import tinymcp
+from tinymcp import Server
+from tinymcp.stdio import serve_stdio
+
+CONFIG = {"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]}
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}}}
+
+
+def serve_in_process(server, messages, **options):
+    """Serve ``messages`` then EOF on a pair of pipes; (exit status, replies)."""
+    r_in, w_in = os.pipe()
+    r_out, w_out = os.pipe()
+    os.write(w_in, b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+    os.close(w_in)
+    try:
+        rc = serve_stdio(server, in_fd=r_in, out_fd=w_out, **options)
+    finally:
+        os.close(r_in)
+        os.close(w_out)
+    try:
+        out = read_to_eof(r_out)
+    finally:
+        os.close(r_out)
+    return rc, [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("poll", [True, False])
+def test_serving_never_changes_the_server_it_is_given(poll):
+    logged = []
+    server = Server(CONFIG, list_changed=True)
+    rc, replies = serve_in_process(server, [INIT], poll=poll, log=lambda *a: logged.append(a))
+    assert rc == 0
+    # the blocking loop cannot deliver a change, so it promises none; the server still can
+    assert replies[0]["result"]["capabilities"]["prompts"] == {"listChanged": poll}
+    assert server.list_changed is True and server.log is None
+
+
+def test_the_log_option_receives_the_transports_diagnostics():
+    logged = []
+    server = Server({"prompts": [{"name": "r", "render": lambda a: 1 / 0}]})
+    rc, replies = serve_in_process(server, [INIT, {"jsonrpc": "2.0", "id": 2, "method": "prompts/get",
+                                                   "params": {"name": "r"}}],
+                                   log=lambda level, message, exc=None: logged.append((level, message)))
+    assert replies[1]["error"]["code"] == -32603
+    assert [level for level, _ in logged] == ["error"]
+    assert replies[1]["error"]["data"]["errorId"] in logged[0][1]
+
+
+def test_serve_refuses_options_it_would_ignore():
+    with pytest.raises(TypeError, match=r"page_size configure a Server .* pass them to Server"):
+        tinymcp.serve(Server(CONFIG), page_size=5)
