@@ -131,7 +131,7 @@ def main(argv=None, default_config=None, default_name="default config"):
     from .server import Server
     # Everything made from here to serving lives as long as the server: no collection
     # while it is made (each would re-scan it all), then _ready_to_serve() freezes it out
-    # of the collector's way (10,000 prompts: measured in the commit that added this).
+    # of the collector's way.
     import gc
     gc.disable()
     try:

@@ -22,7 +22,7 @@ READ, WRITE = selectors.EVENT_READ, selectors.EVENT_WRITE
 class _Epoll:
     """``select.epoll`` used directly, with the ``selectors`` masks: the loop's select is
     on every round trip, and ``selectors.EpollSelector.select`` adds a key lookup and a
-    tuple per event in Python (round trip, bench pinned to one CPU: about +4%)."""
+    tuple per event in Python."""
 
     def __init__(self):
         self._epoll = select.epoll()
@@ -88,7 +88,7 @@ class Loop:
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         #: fd -> (reader, writer): the callbacks, looked up per event (a dict, not
-        #: selector.get_key, which costs ~2 us more per round trip)
+        #: selector.get_key, which costs more per round trip)
         self._handlers = {}
         #: fds the selector refused (regular files): always ready, polled each round
         self._ready = {}
