@@ -311,6 +311,8 @@ def read_line(line, max_depth, batches):
     judged item by item, so one deep item does not cost its siblings their replies: its
     container items are decoded (or ``TooDeep``) and its scalar items read as None.
     """
+    if line.count(b"[") + line.count(b"{") <= max_depth:
+        return decode(line)  # (the common case: too few brackets to nest too deep)
     flat = flatten_if_deeper(line, max_depth)
     if flat is None:
         return decode(line)

@@ -34,8 +34,6 @@ class _Entry:
         self.reply = reply    # the encoded reply line, or None (none yet: a listen stream)
         self.batch = batch
 
-    def size(self):
-        return len(self.notes) + (len(self.reply) if self.reply is not None else 0)
 
 
 class Outbox:
@@ -55,7 +53,7 @@ class Outbox:
         ``rid`` when ``cancellable``. A later request reusing an id takes the key."""
         entry = _Entry(rid, notes, reply, batch)
         self._entries.append(entry)
-        self.size += entry.size()
+        self.size += len(notes) + (len(reply) if reply is not None else 0)
         if cancellable:
             self._by_id[rid] = entry
 
@@ -78,7 +76,7 @@ class Outbox:
         entry = self._by_id.pop(rid, None)
         if entry is None:
             return False
-        self.size -= entry.size()
+        self.size -= len(entry.notes) + (len(entry.reply) if entry.reply is not None else 0)
         entry.notes, entry.reply = b"", None
         return True
 
@@ -90,6 +88,9 @@ class Outbox:
         self._entries = []
         self._by_id = {}
         self.size = 0
+        if len(entries) == 1 and entries[0].batch is None:  # the common case: one reply
+            entry = entries[0]
+            return entry.notes + entry.reply if entry.reply is not None else entry.notes
         out = []
         batch, replies = None, []
         for entry in entries:
