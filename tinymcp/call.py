@@ -30,6 +30,7 @@ def leave(token):
 
 
 def _finite(number):
+    number = float(number)  # (OverflowError for an int no float can hold)
     return number - number == 0  # false for NaN and the infinities (no math import)
 
 

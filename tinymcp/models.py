@@ -9,6 +9,7 @@ when they serve the same thing, which is how a reload tells whether the prompts 
 """
 
 from .content import check_icons, check_json, message_from_wire
+from .jsonrpc import encode
 from .template import Template, parse_template
 from .validate import surrogate_at
 
@@ -59,9 +60,12 @@ class PromptArgument:
         #: ``complete(value, context_arguments) -> list of str`` (Python configs), or None
         self.complete = complete
 
+    def _key(self):
+        return (self.name, self.title, self.description, self.required, self.default,
+                self.completions, self.complete)
+
     def __eq__(self, other):
-        return type(other) is PromptArgument and all(
-            getattr(self, k) == getattr(other, k) for k in self.__slots__)
+        return type(other) is PromptArgument and self._key() == other._key()
 
     __hash__ = None
 
@@ -104,8 +108,6 @@ class Prompt:
 
     KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render",
             "complete")
-    #: what makes two prompts serve the same thing
-    _SAME = ("name", "title", "description", "icons", "meta", "arguments", "render_fn", "complete")
 
     def __init__(self, name, title=None, description=None, icons=None, meta=None, arguments=(),
                  messages=None, render_fn=None, complete=None):
@@ -141,12 +143,21 @@ class Prompt:
         self.defaults = defaults
         self._listing = None  # revision shape -> listing dict, made on first prompts/list
 
+    def _key(self):
+        """What the prompt serves, compared strictly: JSON data by its encoding (so 1,
+        1.0 and true differ, and key order counts), templates by their parts."""
+        messages = self.messages
+        return (self.name, self.title, self.description, encode(self.icons), encode(self.meta),
+                [a._key() for a in self.arguments], self.render_fn, self.complete,
+                None if messages is None else encode([m for m, _ in messages]),
+                None if messages is None else [[(k, s, t.parts) for k, s, t in templated]
+                                               for _, templated in messages])
+
     def __eq__(self, other):
+        """The same prompt, serving the same things (what a reload compares)."""
         if type(other) is not Prompt:
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self._SAME) and \
-            [m for m, _ in self.messages or ()] == [m for m, _ in other.messages or ()] and \
-            (self.messages is None) == (other.messages is None)
+        return self._key() == other._key()
 
     __hash__ = None
 

@@ -20,9 +20,21 @@ __all__ = ["Outbox", "Batch"]
 
 
 class Batch:
-    """Marks the entries of one JSON-RPC batch (they are contiguous in the outbox)."""
+    """Marks the entries of one JSON-RPC batch (they are contiguous in the outbox) and
+    counts the replies it holds: the array line is 2 bytes longer than those replies."""
 
-    __slots__ = ()
+    __slots__ = ("replies",)
+
+    def __init__(self):
+        self.replies = 0
+
+
+def _size(notes, reply, batch):
+    """Bytes an entry adds to the output: a batch's first reply also brings the array's
+    brackets (each reply's newline becomes a comma, or the array's newline)."""
+    if reply is None:
+        return len(notes)
+    return len(notes) + len(reply) + (2 if batch is not None and batch.replies == 1 else 0)
 
 
 class _Entry:
@@ -53,7 +65,9 @@ class Outbox:
         ``rid`` when ``cancellable``. A later request reusing an id takes the key."""
         entry = _Entry(rid, notes, reply, batch)
         self._entries.append(entry)
-        self.size += len(notes) + (len(reply) if reply is not None else 0)
+        if batch is not None and reply is not None:
+            batch.replies += 1
+        self.size += _size(notes, reply, batch)
         if cancellable:
             self._by_id[rid] = entry
 
@@ -76,7 +90,9 @@ class Outbox:
         entry = self._by_id.pop(rid, None)
         if entry is None:
             return False
-        self.size -= len(entry.notes) + (len(entry.reply) if entry.reply is not None else 0)
+        self.size -= _size(entry.notes, entry.reply, entry.batch)
+        if entry.batch is not None and entry.reply is not None:
+            entry.batch.replies -= 1
         entry.notes, entry.reply = b"", None
         return True
 

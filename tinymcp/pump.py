@@ -240,6 +240,7 @@ class Hub:
         self.server = server
         self.log = log
         self.pumps = {}  # pump -> None: an ordered set
+        self._seen = server.config  # the config this hub's sessions were last told of
         self._hook = self._on_replace
         server.add_change_hook(self._hook)
 
@@ -257,7 +258,8 @@ class Hub:
     def apply(self, new):
         """Swap the config in (loop thread) and, when the prompts changed, notify every
         session that asked."""
-        if not self.server.apply_config(new):
+        seen, self._seen = self._seen, new
+        if not self.server.apply_config(new, since=seen):
             self.log("info", "prompts unchanged (%d): no session told" % len(new.prompts))
             return
         told = 0

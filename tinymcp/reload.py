@@ -39,6 +39,8 @@ def read_bytes(path):
 def parse_config(path, data):
     """The config in ``data`` (the bytes of the file ``path``), as JSON with no NaN or
     Infinity; errors name the file and the position."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # a UTF-8 byte order mark (Notepad's default) says nothing more
     try:
         return loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:

@@ -46,6 +46,11 @@ class Server:
         self.config = self._load(config)
 
     @property
+    def page_size(self):
+        """The ``page_size`` given to ``Server(...)`` (None: the config's)."""
+        return self._page_size
+
+    @property
     def limits(self):
         """The limits in force: defaults < the config's ``limits`` < ``Server(limits=...)``."""
         return self.config.limits
@@ -71,11 +76,13 @@ class Server:
             self.apply_config(new)
         return new
 
-    def apply_config(self, new):
+    def apply_config(self, new, since=None):
         """Swap in an already validated config (from the loop's thread, with a transport
-        running). Returns whether the prompts changed: the caller then sends each
-        session's ``prompts_changed()`` bytes."""
-        changed = new.prompts != self.config.prompts
+        running). Returns whether its prompts differ from those of ``since`` (default:
+        the config it replaces): the caller then sends each session's
+        ``prompts_changed()`` bytes. (A transport passes the config its sessions last
+        saw, so two transports serving one server both tell theirs.)"""
+        changed = new.prompts != (self.config if since is None else since).prompts
         self.config = new
         return changed
 

@@ -79,8 +79,7 @@ class Session:
             server = Server(server)
         self.server = server
         self.log = log or server.log or no_log
-        promised = server.list_changed and list_changed is not False
-        self.conn = Connection(server.config.log_level, promised)
+        self.conn = Connection(server, list_changed is not False)
         self.outbox = Outbox()
         self._lines = LineBuffer()
         #: complete lines read but not served yet (held back by a budget)
@@ -91,6 +90,11 @@ class Session:
     def state(self):
         """The handshake state (``state.NEW`` or ``state.READY``)."""
         return self.conn.state
+
+    @property
+    def version(self):
+        """The negotiated handshake-era version (None before ``initialize``)."""
+        return None if self.conn.revision is None else self.conn.revision.version
 
     @property
     def streams(self):
@@ -110,6 +114,8 @@ class Session:
         are ended as at shutdown (``end_streams``): every request read gets its reply.
         """
         max_line = self.server.limits.max_line_bytes  # the limit in force as it arrives
+        if type(data) is not bytes:
+            data = bytes(data)  # (a bytearray or memoryview: lines are bytes from here on)
         if data:
             self._pending.extend(self._lines.feed(data, max_line))
         else:

@@ -90,18 +90,26 @@ def _level(value, name):
 class Connection:
     """One connection's protocol state (see the module docstring)."""
 
-    __slots__ = ("state", "revision", "log_threshold", "streams", "list_changed")
+    __slots__ = ("state", "revision", "log_threshold", "streams", "_server", "_can_notify")
 
-    def __init__(self, log_level=None, list_changed=False):
+    def __init__(self, server, can_notify=True):
         self.state = NEW
         #: the negotiated handshake-era ``Revision`` (None before initialize)
         self.revision = None
         #: handshake-era logging/setLevel threshold (an index into LOG_LEVELS), or None
-        self.log_threshold = None if log_level is None else SEVERITY[log_level]
+        level = server.config.log_level
+        self.log_threshold = None if level is None else SEVERITY[level]
         #: open subscriptions/listen streams: request id -> honoured notifications
         self.streams = {}
-        #: a change source exists and this connection can be told: listChanged is promised
-        self.list_changed = list_changed
+        self._server = server
+        #: False when the transport can never deliver a change to this connection
+        self._can_notify = can_notify
+
+    @property
+    def list_changed(self):
+        """listChanged is promised: a change source exists (``Server.list_changed``) and
+        this connection can be told."""
+        return self._server.list_changed and self._can_notify
 
     # --- a request's era and revision ---------------------------------------------------
 
