@@ -90,6 +90,12 @@ def server_env(base=None):
     return env
 
 
+def pytest_configure(config):
+    """Register the ``slow`` marker (the default run deselects nothing)."""
+    config.addinivalue_line(
+        "markers", "slow: a long run (the fuzz seeds); still part of the default run")
+
+
 # --- messages ---------------------------------------------------------------------------
 
 PROTOCOL = "2025-11-25"
