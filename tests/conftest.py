@@ -7,6 +7,12 @@ and every one of its submodules are imported from DIR and aliased in ``sys.modul
 ``tinymcp`` and ``tinymcp.<sub>`` before any test module imports them, so the tests'
 ``import tinymcp`` gets the copy. Tests that start a server process use
 ``server_command(*args)`` and ``server_env()``, which name the copy under test.
+
+Shared by every test module: messages (``req``, ``modern``, ``initialize``, ``line``...),
+configs (``simple_config``, ``named_config``, ``limited_config``, ``prompt``...), and the one
+in-process driver, ``Wire`` (a Session fed JSON values, optionally checking what it gets
+against the 2026-07-28 schema; ``modern_wire``). The process driver (``Proc``, ``run``) and
+the socket client are in transport_helpers.py.
 """
 
 import importlib
@@ -84,32 +90,199 @@ def server_env(base=None):
     return env
 
 
-class Wire:
-    """Drives a sans-I/O Session with JSON values; returns the decoded replies."""
+def pytest_configure(config):
+    """Register the ``slow`` marker (the default run deselects nothing)."""
+    config.addinivalue_line(
+        "markers", "slow: a long run (the fuzz seeds); still part of the default run")
 
-    def __init__(self, config, **server_options):
+
+# --- messages ---------------------------------------------------------------------------
+
+PROTOCOL = "2025-11-25"
+MODERN = "2026-07-28"
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CAPS = "io.modelcontextprotocol/clientCapabilities"
+META_SUB = "io.modelcontextprotocol/subscriptionId"
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+LIST_CHANGED = {"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"}
+#: a subscriptions/listen filter asking for everything (tinymcp honours promptsListChanged only)
+LISTEN = {"notifications": {"promptsListChanged": True, "toolsListChanged": True,
+                            "resourceSubscriptions": ["file:///x"]}}
+#: a ping to send after something else: its reply shows the next line is served
+PING = {"jsonrpc": "2.0", "id": "next", "method": "ping"}
+
+
+def req(rid, method, params=None):
+    """A JSON-RPC request."""
+    msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+    if params is not None:
+        msg["params"] = params
+    return msg
+
+
+def meta(version=MODERN, **extra):
+    """The ``params._meta`` of a stateless (2026-07-28) request, plus ``extra`` keys."""
+    m = {META_VERSION: version, META_CAPS: {},
+         "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"}}
+    m.update(extra)
+    return m
+
+
+def modern(rid, method, params=None):
+    """A stateless request: ``params`` with the 2026-07-28 ``_meta`` keys."""
+    params = dict(params or {})
+    params["_meta"] = {META_VERSION: MODERN, META_CAPS: {}}
+    return req(rid, method, params)
+
+
+def initialize(rid=1, version=PROTOCOL):
+    """An initialize request asking for ``version``."""
+    return req(rid, "initialize", {"protocolVersion": version, "capabilities": {},
+                                   "clientInfo": {"name": "t", "version": "0"}})
+
+
+def line(msg):
+    """``msg`` as one line of the wire."""
+    return json.dumps(msg).encode("utf-8") + b"\n"
+
+
+def one(replies):
+    """The one reply in ``replies``."""
+    assert len(replies) == 1, replies
+    return replies[0]
+
+
+# --- configs ------------------------------------------------------------------------------
+
+def simple_config(n=3, **extra):
+    """``n`` prompts p000, p001...: a required ``topic`` and a ``tone`` defaulting to plain."""
+    prompts = [{
+        "name": "p%03d" % i,
+        "description": "prompt %d" % i,
+        "arguments": [{"name": "topic", "required": True}, {"name": "tone", "default": "plain"}],
+        "messages": [{"role": "user", "text": "Tell me about {topic} in a {tone} tone"}],
+    } for i in range(n)]
+    config = {"prompts": prompts}
+    config.update(extra)
+    return config
+
+
+def named_config(names, text="Tell me about {topic}"):
+    """One prompt per name, each with a required ``topic`` and the message ``text``."""
+    return {"prompts": [{"name": n, "description": "prompt " + n,
+                         "arguments": [{"name": "topic", "required": True}],
+                         "messages": [{"role": "user", "text": text}]} for n in names]}
+
+
+def limited_config(**limits):
+    """``limits`` and one prompt ``p`` with arguments a0..a4 and ``big``, all in its text."""
+    return {"limits": limits, "prompts": [{
+        "name": "p", "arguments": [{"name": "a%d" % i} for i in range(5)] + [{"name": "big"}],
+        "messages": [{"role": "user", "text": "{a0}{a1}{a2}{a3}{a4}{big}"}]}]}
+
+
+#: the values of completion_config()'s ``word`` argument
+WORDS = ["alpha", "Beta", "beta", "charlie", "Cobra", "cat", "Cab", "delta"] + ["w%03d" % i for i in range(242)]
+
+
+def completion_config(**extra):
+    """Prompt ``pick`` (``extra`` added) with arguments ``word`` (completions: WORDS),
+    ``free`` (none) and ``smart`` (a callable), and a prompt ``other``."""
+    prompt = {"name": "pick", "arguments": [
+        {"name": "word", "completions": WORDS},
+        {"name": "free"},
+        {"name": "smart", "complete": lambda value, context: ["%s-%s" % (value, k) for k in sorted(context or {})]},
+    ], "messages": [{"role": "user", "text": "{word} {free} {smart}"}]}
+    prompt.update(extra)
+    return {"prompts": [prompt, {"name": "other", "messages": [{"role": "user", "text": "x"}]}]}
+
+
+def prompt(**fields):
+    """A valid prompt ``p`` (one user message), with ``fields`` added or replaced."""
+    base = {"name": "p", "messages": [{"role": "user", "text": "hi"}]}
+    base.update(fields)
+    return base
+
+
+def problems(config):
+    """The problems ``load_config(config)`` reports (it must refuse the config)."""
+    from tinymcp import ConfigError, load_config
+    with pytest.raises(ConfigError) as info:
+        load_config(config)
+    return info.value.problems
+
+
+def nested(levels):
+    """A ping nested ``levels`` deep (the message itself is level 1)."""
+    value = {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": {}}}
+    inner = value["params"]["_meta"]
+    for _ in range(levels - 3):
+        inner["x"] = {}
+        inner = inner["x"]
+    return value
+
+
+# --- the in-process driver ----------------------------------------------------------------
+
+class Wire:
+    """Drives a sans-I/O Session with JSON values; returns the decoded replies.
+
+    ``Wire(config, **server_options)`` serves ``config`` (default ``simple_config()``) from
+    ``Server(config, **server_options)``. With ``validate``, every message received that
+    answers a stateless request (one whose params carry ``_meta``, or server/discover),
+    and every message without an id, is checked against the 2026-07-28 schema (when the
+    spec is there); set ``wire.validate = False`` to stop.
+    """
+
+    def __init__(self, config=None, validate=False, **server_options):
         from tinymcp import Server, Session
-        self.server = Server(config, **server_options)
+        self.server = Server(simple_config() if config is None else config, **server_options)
         self.session = Session(self.server)
+        self.validate = validate
         self.ids = 0
+        self.methods = {}  # request id -> method, for the schema of its result
+        self.modern_ids = set()  # ids of the stateless requests sent
+        #: the bytes the session returned last
+        self.output = b""
+
+    def decode(self, out):
+        """The messages in ``out`` (bytes from the session), each checked if validating."""
+        assert out == b"" or out.endswith(b"\n"), out
+        self.output = out
+        msgs = [json.loads(x) for x in out.split(b"\n") if x]
+        if self.validate:
+            from schema_check import SPEC_DIR, check_server_message
+            if (SPEC_DIR / MODERN / "schema.json").exists():
+                for m in msgs:
+                    if "id" not in m or m["id"] in self.modern_ids:
+                        errors = check_server_message(MODERN, m, self.methods.get(m.get("id")))
+                        assert errors == [], (m, errors)
+        return msgs
 
     def raw(self, data):
-        out = self.session.receive_data(data)
-        assert out == b"" or out.endswith(b"\n")
-        return [json.loads(line) for line in out.split(b"\n") if line]
+        """Feed bytes; the replies."""
+        return self.decode(self.session.receive_data(data))
 
     def send(self, *messages):
-        data = b"".join(json.dumps(m).encode() + b"\n" for m in messages)
-        return self.raw(data)
+        """Feed JSON values, one line each; the replies."""
+        for m in messages:
+            if isinstance(m, dict) and isinstance(m.get("id"), (str, int)) and "method" in m:
+                self.methods[m["id"]] = m["method"]
+                params = m.get("params")
+                if (isinstance(params, dict) and "_meta" in params) or m["method"] == "server/discover":
+                    self.modern_ids.add(m["id"])
+        return self.raw(b"".join(line(m) for m in messages))
 
-    def request(self, method, params=None, rid=None):
+    def _next_id(self, rid):
         if rid is None:
             self.ids += 1
             rid = self.ids
-        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            msg["params"] = params
-        replies = self.send(msg)
+        return rid
+
+    def request(self, method, params=None, rid=None):
+        """Send a request; its one reply."""
+        rid = self._next_id(rid)
+        replies = self.send(req(rid, method, params))
         assert len(replies) == 1, replies
         assert replies[0]["id"] == rid
         return replies[0]
@@ -124,29 +297,64 @@ class Wire:
         assert "error" in reply, reply
         return reply["error"]
 
-    def initialize(self, version="2025-11-25"):
-        result = self.result("initialize", {
-            "protocolVersion": version, "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"}})
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    def get(self, name, arguments=None):
+        """prompts/get ``name`` (with ``arguments`` unless None); its one reply."""
+        params = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments
+        return self.request("prompts/get", params)
+
+    def complete(self, argument, value, name="pick", context=None, ref_type="ref/prompt"):
+        """completion/complete for ``argument`` of prompt ``name``; its one reply."""
+        params = {"ref": {"type": ref_type, "name": name}, "argument": {"name": argument, "value": value}}
+        if context is not None:
+            params["context"] = {"arguments": context}
+        return self.request("completion/complete", params)
+
+    def pages(self):
+        """Every page of prompts/list, followed from the first, as lists of names."""
+        pages, cursor = [], None
+        while True:
+            result = self.result("prompts/list", {"cursor": cursor} if cursor else {})
+            pages.append([p["name"] for p in result["prompts"]])
+            cursor = result.get("nextCursor")
+            if cursor is None:
+                assert "nextCursor" not in result
+                return pages
+
+    def initialize(self, version=PROTOCOL):
+        """Initialize (and send notifications/initialized); the initialize result."""
+        result = self.result("initialize", initialize(version=version)["params"])
+        self.send(INITIALIZED)
         return result
 
+    def modern(self, method, params=None, rid=None, **meta_extra):
+        """Send a stateless request (``params._meta`` from ``meta(**meta_extra)`` unless
+        ``params`` has one); every message that came back (notifications, then the reply)."""
+        rid = self._next_id(rid)
+        params = dict(params or {})
+        params.setdefault("_meta", meta(**meta_extra))
+        return self.send(req(rid, method, params))
 
-def simple_config(n=3, **extra):
-    prompts = [{
-        "name": "p%03d" % i,
-        "description": "prompt %d" % i,
-        "arguments": [{"name": "topic", "required": True}, {"name": "tone", "default": "plain"}],
-        "messages": [{"role": "user", "text": "Tell me about {topic} in a {tone} tone"}],
-    } for i in range(n)]
-    config = {"prompts": prompts}
-    config.update(extra)
-    return config
+
+def modern_wire(config=None, **server_options):
+    """A validating ``Wire`` for stateless requests; by default seven prompts, pages of three."""
+    return Wire(simple_config(7, page_size=3) if config is None else config, validate=True,
+                **server_options)
 
 
 @pytest.fixture
 def wire():
     return Wire(simple_config())
+
+
+@pytest.fixture
+def world():
+    """A test's server processes, socket clients and short temp dir, cleaned up after it."""
+    from transport_helpers import World
+    w = World()
+    yield w
+    w.cleanup()
 
 
 def reap(proc):

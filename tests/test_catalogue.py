@@ -9,24 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from tinymcp import Server, Session
+from conftest import Wire
 
 DATA = json.loads((Path(__file__).parent / "data" / "bad_inputs.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("case", DATA["cases"], ids=[c["name"] for c in DATA["cases"]])
 def test_bad_input_gets_its_exact_response(case):
-    session = Session(Server(DATA["config"]))
+    wire = Wire(DATA["config"])
     if "initialize" in case:
-        session.receive_data(json.dumps({"jsonrpc": "2.0", "id": "init", "method": "initialize",
-                                         "params": {"protocolVersion": case["initialize"]}}).encode() + b"\n")
+        wire.send({"jsonrpc": "2.0", "id": "init", "method": "initialize",
+                   "params": {"protocolVersion": case["initialize"]}})
     raw = bytes.fromhex(case["send_hex"]) if "send_hex" in case else case["send"].encode("utf-8", "surrogatepass")
-    out = session.receive_data(raw + b"\n")
-    assert [json.loads(line) for line in out.split(b"\n") if line] == case["expect"]
-    for line in out.split(b"\n")[:-1]:
+    assert wire.raw(raw + b"\n") == case["expect"]
+    for line in wire.output.split(b"\n")[:-1]:
         assert len(line) < 1024 + len(raw)  # bounded: no amplification of client input
         assert b"Traceback" not in line
-    assert session.receive_data(b'{"jsonrpc":"2.0","id":"after","method":"ping"}\n') == \
+    assert wire.session.receive_data(b'{"jsonrpc":"2.0","id":"after","method":"ping"}\n') == \
         b'{"jsonrpc":"2.0","id":"after","result":{}}\n'
 
 

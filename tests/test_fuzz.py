@@ -35,6 +35,7 @@ def seed_from_env(default):
     return int(value) if value else default
 
 
+@pytest.mark.slow  # (run by default too: only a ``-m "not slow"`` leaves it out)
 @pytest.mark.parametrize("default_seed", SEEDS)
 def test_hostile_stream_keeps_every_invariant(default_seed):
     seed = seed_from_env(default_seed)

@@ -1,4 +1,4 @@
-"""Hostile socket peers and signals (issue 7): none of them affects the other clients."""
+"""Hostile socket peers and signals: none of them affects the other clients of the socket server."""
 
 import os
 import signal
@@ -7,19 +7,22 @@ import struct
 
 import pytest
 
-from transport_helpers import World, config, initialize, line, req
+from conftest import initialize, line, named_config, req
 
 NAMES = ["alpha", "beta"]
 
 
 @pytest.fixture
-def served():
-    world = World()
-    cfg = world.config_file(config(NAMES, text="{topic} " + "z" * 2000))
-    path = world.path("s")
-    proc = world.server("--config", cfg, "--socket", path)
-    yield world, path, proc
-    world.cleanup()
+def served(world):
+    path, proc = world.socket_server(named_config(NAMES, text="{topic} " + "z" * 2000))
+    return world, path, proc
+
+
+def _peer(path):
+    """A raw connection to the server at ``path``."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    return s
 
 
 def _steady_client(world, path):
@@ -42,8 +45,7 @@ def test_a_flood_of_connects_and_disconnects_affects_no_one(served):
     world, path, proc = served
     steady = _steady_client(world, path)
     for i in range(300):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(path)
+        s = _peer(path)
         if i % 3 == 0:
             s.sendall(line(initialize()))  # a request it never waits for
         elif i % 3 == 1:
@@ -57,8 +59,7 @@ def test_a_peer_that_vanishes_mid_response_affects_no_one(served):
     world, path, proc = served
     steady = _steady_client(world, path)
     for i in range(20):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(path)
+        s = _peer(path)
         # many large replies queued, then the peer resets the connection unread (RST on
         # close with unread data: the server's writes get EPIPE/ECONNRESET)
         s.sendall(line(initialize()) + b"".join(

@@ -1,7 +1,10 @@
+"""JSON-RPC over newline-delimited UTF-8: framing (LineBuffer), decoding, encoding, reading deep lines."""
+
 import json
 
 import pytest
 
+from conftest import PING, Wire, limited_config
 from tinymcp.errors import ParseError
 from tinymcp.jsonrpc import LineBuffer, TooLong, decode, encode
 
@@ -111,6 +114,75 @@ def test_encode_is_compact_ascii_and_one_line():
 
 def test_encode_escapes_lone_surrogates():
     assert encode("\ud800") == b'"\\ud800"\n'
+
+
+def test_replies_are_compact_single_lines(wire):
+    out = wire.session.receive_data(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+    assert out == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
+
+
+def test_integer_literals_are_bounded_the_same_on_every_python(wire):
+    [reply] = wire.raw(b'{"jsonrpc":"2.0","id":' + b"9" * 5000 + b',"method":"ping"}\n')
+    assert reply["error"] == {"code": -32700, "message": "Parse error: integer literal longer than 4000 digits"}
+
+
+# --- reading a line nested deeper than max_depth: its top level only ------------------------
+
+@pytest.mark.parametrize("levels", [990, 1000, 5000, 100000])
+def test_deep_request_answer_does_not_depend_on_the_recursion_limit(levels):
+    # Around and past the interpreter's recursion limit the answer is the same: the id is
+    # read from the top level, the nesting refused (CPython and PyPy parsers give up at
+    # different depths; the server never asks them to).
+    wire = Wire(limited_config())
+    line = b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b'{"a":' * levels + b"1" + \
+        b"}" * levels + b"}"
+    replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["id"] == 7 and replies[0]["error"]["code"] == -32600
+    assert "max_depth" in replies[0]["error"]["message"]
+    assert replies[1]["id"] == "next"
+
+
+@pytest.mark.parametrize("line", [
+    b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"]" * 99 + b"}",
+    b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"]" * 101 + b"}",
+    b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"]" * 100,
+    b'{"jsonrpc":"2.0","id":7 "method":"ping","params":' + b"[" * 100 + b"]" * 100 + b"}",
+])
+def test_deep_line_that_is_not_json_is_a_parse_error(line):
+    wire = Wire(limited_config())
+    replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["id"] is None and replies[0]["error"]["code"] == -32700
+    assert replies[1]["id"] == "next"
+
+
+@pytest.mark.parametrize("tail", [b"", b"\\"])
+def test_unterminated_string_of_escaped_quotes_in_a_deep_line_is_answered(tail):
+    # The nesting scan must stay linear here: a quadratic one took minutes on 80 KB,
+    # and this line is 2 MB (the test would hang, not fail an assertion on time).
+    wire = Wire(limited_config())
+    line = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":' + b"[" * 70 + b'"' + b'\\"' * 10 ** 6 + tail
+    replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["id"] is None and replies[0]["error"]["code"] == -32700
+    assert replies[1]["id"] == "next"
+
+
+DEEP = b"[" * 70 + b"]" * 70
+
+
+@pytest.mark.parametrize("line, rid, code", [
+    (b'{"jsonrpc":"2.0","id":[1],"method":"ping","params":{"x":' + DEEP + b"}}", None, -32600),
+    (b'{"jsonrpc":"2.0","id":{"a":1},"method":"ping","params":{"x":' + DEEP + b"}}", None, -32600),
+    (b'{"jsonrpc":"2.0","params":{"x":' + DEEP + b"}}", None, -32600),  # no id, no method
+    (b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":' + b"[" * 70 + b"}" * 70 + b"}}", None, -32700),
+    (b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":' + DEEP[:-1] + b'"\xff"]}}', None, -32700),
+])
+def test_deep_lines_read_like_shallow_ones_at_the_top_level(line, rid, code):
+    # a container id is no id (never 0 or anything else made up); brackets that do not
+    # pair and invalid UTF-8 are parse errors, deep or not
+    wire = Wire(limited_config())
+    replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0]["id"] == rid and replies[0]["error"]["code"] == code, replies[0]
+    assert replies[1]["id"] == "next"
 
 
 # --- the codec without the private accelerator -------------------------------------------

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (PACKAGE, PACKAGE_DIR, ROOT, VENDORED, VENDORED_NAME, make_vendored_copy,
+from conftest import (PACKAGE, PACKAGE_DIR, ROOT, VENDORED, VENDORED_NAME, line, make_vendored_copy,
                       server_env)
 
 GUARD = 60.0
@@ -34,11 +34,7 @@ not_vendored = pytest.mark.skipif(
     VENDORED, reason="builds from the repository's tinymcp/; the normal run covers it")
 
 
-def _line(msg):
-    return json.dumps(msg).encode("utf-8") + b"\n"
-
-
-CONVERSATION = b"".join(_line(m) for m in [
+CONVERSATION = b"".join(line(m) for m in [
     {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "portability", "version": "0"}}},

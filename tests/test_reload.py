@@ -1,5 +1,6 @@
-"""Live prompt changes (issue 5): --watch, SIGHUP and the Python API reach every session
-that was promised notifications, on the socket and on stdio; invalid configs change
+"""Live config reloads (--watch, SIGHUP, a Python thread) on the socket and on stdio.
+
+A change reaches every session that was promised notifications; invalid configs change
 nothing; listChanged is true exactly when a change source exists.
 
 Every wait is for a frame or a stderr line, with ``GUARD`` only as a failure guard. No
@@ -7,21 +8,18 @@ test asserts a time: how soon a session is told ("within a second") is a figure 
 scripts/bench_socket.py; here, that it is told, once, in the right form.
 """
 
-import contextlib
 import json
 import os
 import signal
-import subprocess
-import threading
 
 import pytest
 
-from transport_helpers import (GUARD, META_SUB, World, config, initialize, line, modern, req,
-                               write_config)
+from conftest import INITIALIZED, LIST_CHANGED, META_SUB, initialize, modern, named_config, req
+from transport_helpers import EOF, write_config
+
 
 HELPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e_helpers",
                       "replace_server.py")
-LIST_CHANGED = {"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"}
 
 
 def stream_changed(rid):
@@ -29,19 +27,12 @@ def stream_changed(rid):
             "params": {"_meta": {META_SUB: rid}}}
 
 
-@pytest.fixture
-def world():
-    w = World()
-    yield w
-    w.cleanup()
-
-
 def names(reply):
     return [p["name"] for p in reply["result"]["prompts"]]
 
 
 def _socket_server(world, *extra):
-    cfg = world.config_file(config(["alpha", "beta"]))
+    cfg = world.config_file(named_config(["alpha", "beta"]))
     path = world.path("s")
     proc = world.server("--config", cfg, "--socket", path, *extra)
     return cfg, path, proc
@@ -68,7 +59,7 @@ def _assert_told(legacy, stream):
 def test_watch_rewrite_reaches_legacy_sessions_and_listen_streams(world, atomic):
     cfg, path, proc = _socket_server(world, "--watch")
     legacy, stream, fresh = _sessions(world, path)
-    write_config(cfg, config(["alpha", "beta", "delta"]), atomic=atomic)
+    write_config(cfg, named_config(["alpha", "beta", "delta"]), atomic=atomic)
     _assert_told(legacy, stream)
     assert names(legacy.call(req(2, "prompts/list"))) == ["alpha", "beta", "delta"]
     assert names(stream.call(modern(8, "prompts/list"))) == ["alpha", "beta", "delta"]
@@ -81,7 +72,7 @@ def test_watch_rewrite_reaches_legacy_sessions_and_listen_streams(world, atomic)
 def test_sighup_reloads_on_demand_and_notifies(world):
     cfg, path, proc = _socket_server(world)
     legacy, stream, _ = _sessions(world, path)
-    write_config(cfg, config(["gamma"]))
+    write_config(cfg, named_config(["gamma"]))
     proc.kill(signal.SIGHUP)
     _assert_told(legacy, stream)
     assert names(legacy.call(req(2, "prompts/list"))) == ["gamma"]
@@ -117,7 +108,7 @@ def test_an_invalid_rewrite_keeps_the_old_prompts_and_is_logged_to_stderr_and_se
     assert names(reply) == ["alpha", "beta"]
     assert stream.lines.buf == b""
     # a later valid file is taken
-    write_config(cfg, config(["omega"]))
+    write_config(cfg, named_config(["omega"]))
     proc.kill(signal.SIGHUP)
     assert legacy.frame() == LIST_CHANGED
     assert stream.frame() == stream_changed(7)
@@ -137,7 +128,7 @@ def test_an_invalid_watched_rewrite_keeps_the_old_prompts(world):
 def test_a_reload_that_changes_nothing_notifies_no_one(world):
     cfg, path, proc = _socket_server(world)
     legacy, stream, _ = _sessions(world, path)
-    write_config(cfg, config(["alpha", "beta"]))  # same content, new file
+    write_config(cfg, named_config(["alpha", "beta"]))  # same content, new file
     proc.kill(signal.SIGHUP)
     proc.wait_stderr("is unchanged: nothing to reload")
     assert legacy.call(req(2, "ping")) == {"jsonrpc": "2.0", "id": 2, "result": {}}
@@ -160,37 +151,29 @@ def test_without_a_config_file_list_changed_is_false_and_sighup_changes_nothing(
     assert rc == 0, err
 
 
-def test_watch_needs_a_config_file_usage_error_2(world):
-    proc = world.server("--watch")
-    rc, err, out = proc.finish(None)
-    assert rc == 2
-    assert err.startswith("tinymcp: --watch needs --config FILE\n")
-
-
 # --- stdio -----------------------------------------------------------------------------------
 
 def _stdio(world, *extra):
-    cfg = world.config_file(config(["alpha"]))
-    proc = world.server("--config", cfg, *extra, stdin=subprocess.PIPE)
+    cfg = world.config_file(named_config(["alpha"]))
+    proc = world.stdio("--config", cfg, *extra)
     reply = proc.call(initialize())
     assert reply["result"]["capabilities"]["prompts"] == {"listChanged": True}
-    proc.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    proc.send(INITIALIZED)
     return cfg, proc
 
 
 def test_stdio_watch_tells_the_client(world):
     cfg, proc = _stdio(world, "--watch")
-    write_config(cfg, config(["alpha", "zeta"]))
+    write_config(cfg, named_config(["alpha", "zeta"]))
     assert proc.frame() == LIST_CHANGED
     assert names(proc.call(req(2, "prompts/list"))) == ["alpha", "zeta"]
-    proc.proc.stdin.close()
-    rc, err, out = proc.finish(None)
+    rc, err, out = proc.finish(EOF)
     assert (rc, out) == (0, b""), err
 
 
 def test_stdio_sighup_tells_the_client(world):
     cfg, proc = _stdio(world)
-    write_config(cfg, config(["eta"]))
+    write_config(cfg, named_config(["eta"]))
     proc.kill(signal.SIGHUP)
     assert proc.frame() == LIST_CHANGED
     assert names(proc.call(req(2, "prompts/list"))) == ["eta"]
@@ -199,119 +182,13 @@ def test_stdio_sighup_tells_the_client(world):
 
 
 def test_python_api_replace_from_another_thread_reaches_a_running_session(world):
-    proc = world.server(script=HELPER, stdin=subprocess.PIPE)
+    proc = world.stdio(script=HELPER)
     reply = proc.call(initialize())
     assert reply["result"]["capabilities"]["prompts"] == {"listChanged": True}
-    proc.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    proc.send(INITIALIZED)
     assert proc.call(req(2, "prompts/get", {"name": "swap"}))["result"]["messages"]
     assert proc.frame() == LIST_CHANGED
     assert names(proc.call(req(3, "prompts/list"))) == ["fresh"]
     proc.wait_stderr("worker: invalid config refused")
     rc, err, out = proc.finish()
     assert rc == 0, err
-
-
-# --- in process: the hub -----------------------------------------------------------------------
-
-@contextlib.contextmanager
-def piped_hub(names):
-    """A server with list_changed, its loop and hub, one pump between two pipes:
-    yields (server, loop, hub, write_to_server, read_from_server)."""
-    from tinymcp import Server
-    from tinymcp.loop import Loop
-    from tinymcp.pump import Hub, StreamPump
-    server = Server(config(names), list_changed=True)
-    loop = Loop()
-    hub = Hub(loop, server)
-    r_in, w_in = os.pipe()
-    r_out, w_out = os.pipe()
-    try:
-        hub.add(StreamPump(loop, server.session(), r_in, w_out, hub.discard))
-        yield server, loop, hub, w_in, r_out
-    finally:
-        hub.close()
-        loop.close()
-        for fd in (r_in, w_in, r_out, w_out):
-            os.close(fd)
-
-
-def _read_lines(loop, fd, count):
-    got = b""
-    while got.count(b"\n") < count:
-        loop.run_once(GUARD)
-        got += os.read(fd, 65536)
-    return got
-
-
-def test_replace_config_from_a_thread_is_applied_by_the_loop_and_notifies():
-    from tinymcp import ConfigError
-    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
-        os.write(w_in, line(initialize()))
-        _read_lines(loop, r_out, 1)
-        thread_error = []
-
-        def worker():
-            try:
-                server.replace_config({"prompts": 5})
-            except ConfigError as exc:
-                thread_error.append(exc)
-            server.replace_config(config(["two"]))
-
-        t = threading.Thread(target=worker)
-        t.start()
-        t.join(GUARD)
-        assert thread_error and names_of(server) == ["one"]  # not applied off the loop
-        loop.run_once(GUARD)
-        assert names_of(server) == ["two"]
-        assert json.loads(os.read(r_out, 65536)) == LIST_CHANGED
-    # with no loop left, a replace is applied at once
-    server.replace_config(config(["three"]))
-    assert names_of(server) == ["three"]
-
-
-def test_a_real_change_is_logged_to_sessions_that_set_a_level():
-    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
-        os.write(w_in, line(initialize()) + line(req(2, "logging/setLevel", {"level": "notice"})))
-        _read_lines(loop, r_out, 2)
-        hub.apply(server._load(config(["two"])))
-        loop.run_once(0)
-        notes = [json.loads(x) for x in os.read(r_out, 65536).split(b"\n") if x]
-        assert notes[0] == LIST_CHANGED
-        assert notes[1]["method"] == "notifications/message"
-        assert notes[1]["params"]["level"] == "notice" and notes[1]["params"]["data"]["prompts"] == 1
-
-
-def names_of(server):
-    return list(server.config.prompts.names)
-
-
-def test_replace_config_with_the_same_prompts_notifies_no_one():
-    # Bug: only reload.py compared old and new (as file bytes), so
-    # server.replace_config(same_config) from Python told every session of a change.
-    # The server decides, whatever the source: the prompts, not the bytes or the rest.
-    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
-        os.write(w_in, line(initialize()) + line(req(2, "logging/setLevel", {"level": "info"})))
-        _read_lines(loop, r_out, 2)
-        same = config(["one"])
-        same.update(ttl_ms=5, server={"title": "another title"})
-        server.replace_config(config(["one"]))
-        server.replace_config(same)
-        loop.run_once(0)
-        assert server.config.ttl_ms == 5  # applied all the same
-        server.replace_config(config(["one", "two"]))
-        loop.run_once(0)
-        notes = [json.loads(x) for x in os.read(r_out, 65536).split(b"\n") if x]
-        assert notes[0] == LIST_CHANGED and len(notes) == 2  # (the second: the logged reload)
-        assert notes[1]["params"]["data"] == {"message": "prompts reloaded", "prompts": 2}
-
-
-def test_apply_config_says_whether_the_prompts_changed():
-    from tinymcp import Server, load_config
-    server = Server(config(["a", "b"]))
-    assert server.apply_config(load_config(config(["a", "b"]))) is False
-    assert server.apply_config(load_config(config(["a", "b"], text="other {topic}"))) is True
-    assert server.apply_config(load_config(config(["a"], text="other {topic}"))) is True
-    render = lambda arguments: "x"  # noqa: E731
-    server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]}))
-    assert server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]})) is False
-    assert server.apply_config(load_config({"prompts": [{"name": "r", "render": lambda a: "x"}]})) is True

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from conftest import read_to_eof
+from conftest import line, read_to_eof
 import tinymcp
 from tinymcp import Server
 from tinymcp.stdio import serve_stdio
@@ -19,7 +19,7 @@ def serve_in_process(server, messages, **options):
     """Serve ``messages`` then EOF on a pair of pipes; (exit status, replies)."""
     r_in, w_in = os.pipe()
     r_out, w_out = os.pipe()
-    os.write(w_in, b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+    os.write(w_in, b"".join(line(m) for m in messages))
     os.close(w_in)
     try:
         rc = serve_stdio(server, in_fd=r_in, out_fd=w_out, **options)

@@ -1,5 +1,8 @@
+"""Prompt text templates: {arg} placeholders filled verbatim, {{ and }} for literal braces, stray braces refused."""
+
 import pytest
 
+from conftest import Wire, problems, prompt
 from tinymcp.template import Template, parse_template
 
 
@@ -19,11 +22,12 @@ def test_doubled_braces_are_literal():
 
 
 @pytest.mark.parametrize("value", [
-    "{other}", "{0.__class__}", "%s", "${x}", "{{", "}", "\0", "line\nbreak", "x" * 1000000,
+    "{tone}", "{other}", "{0.__class__}", "%s", "${x}", "{{", "}", "\0", "line\nbreak", "x" * 1000000,
 ])
-def test_values_are_never_re_expanded(value):
-    tpl = parse_template("<{a}|{other}>")
-    assert tpl.render({"a": value, "other": "O"}) == "<" + value + "|O>"
+def test_values_are_never_re_expanded(wire, value):
+    wire.initialize()
+    text = wire.get("p000", {"topic": value, "tone": "T"})["result"]["messages"][0]["content"]["text"]
+    assert text == "Tell me about %s in a T tone" % value
 
 
 def test_missing_value_renders_empty():
@@ -40,3 +44,25 @@ def test_stray_braces_are_rejected_with_their_column(text, message):
     with pytest.raises(ValueError) as info:
         parse_template(text)
     assert str(info.value) == message
+
+
+def test_stray_brace_is_reported_with_column():
+    config = {"prompts": [prompt(messages=[{"role": "user", "text": "json { x"}])]}
+    assert problems(config) == [("prompts[0].messages[0].text",
+                                 "'{' at column 6 opens no placeholder; write '{{' for a literal brace")]
+
+
+def test_doubled_braces_are_served_single_with_or_without_placeholders():
+    wire = Wire({"prompts": [
+        {"name": "a", "messages": [{"role": "user", "text": 'JSON: {{"k": 1}}'}]},
+        {"name": "b", "arguments": [{"name": "x"}], "messages": [{"role": "user", "text": 'JSON: {{"k": {x}}}'}]},
+        {"name": "c", "messages": [{"role": "user", "content": {
+            "type": "resource", "resource": {"uri": "u:{{a}}", "text": "{{t}}"}}}]},
+        {"name": "d", "messages": [{"role": "user", "content": {"type": "text", "text": "{{}}"}}]},
+    ]})
+    wire.initialize()
+    content = lambda name, args=None: wire.get(name, args)["result"]["messages"][0]["content"]  # noqa: E731
+    assert content("a")["text"] == 'JSON: {"k": 1}'
+    assert content("b", {"x": "2"})["text"] == 'JSON: {"k": 2}'
+    assert content("c")["resource"] == {"uri": "u:{a}", "text": "{t}", "mimeType": "text/plain"}
+    assert content("d")["text"] == "{}"

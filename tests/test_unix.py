@@ -1,13 +1,11 @@
-"""The Unix socket transport (issue 5): many clients, fairness, bounds, the socket file,
-peer credentials, shutdown; plus the shared pump and the loop it runs on.
+"""The Unix socket transport: many clients, fairness, the socket file, connection limits, peers, shutdown.
 
 Real sockets, server subprocesses (``python -m tinymcp --socket PATH``). Waits are for
 replies, stderr lines, EOF or exit; ``GUARD`` is only a failure guard. No test asserts a
-time: the issue's "within a second" bounds are figures of scripts/bench_socket.py; here,
-the behaviour (others are served while a client floods or stalls).
+time: the "within a second" bounds are figures of scripts/bench_socket.py; here, the
+behaviour (others are served while a client floods or stalls).
 """
 
-import contextlib
 import json
 import os
 import selectors
@@ -20,29 +18,20 @@ import time
 
 import pytest
 
-from conftest import read_to_eof, server_command
+from conftest import INITIALIZED, META_SUB, initialize, line, modern, named_config, read_to_eof, req
 from tinymcp.unix import _peercred_option  # (SO_PEERCRED, or Linux's value where Python lacks it)
-from transport_helpers import (GUARD, INITIALIZED, META_SUB, REPO, World, config, env,
-                               initialize, line, modern, req)
+from transport_helpers import GUARD, run
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets")
+
 
 NAMES = ["alpha", "beta", "gamma"]
 
 
 @pytest.fixture
-def world():
-    w = World()
-    yield w
-    w.cleanup()
-
-
-@pytest.fixture
 def served(world):
     """A socket server on a config file; returns (world, socket path, process)."""
-    cfg = world.config_file(config(NAMES))
-    path = world.path("s")
-    proc = world.server("--config", cfg, "--socket", path)
+    path, proc = world.socket_server(named_config(NAMES))
     return world, path, proc
 
 
@@ -87,18 +76,20 @@ class Scripted:
         self.outbuf = self.outbuf[n:]
 
 
+def _listed(msg):
+    assert [p["name"] for p in msg["result"]["prompts"]] == sorted(NAMES), msg
+
+
+def _got(msg):
+    assert msg["result"]["messages"][0]["content"]["text"] == "Tell me about sockets", msg
+
+
 def _legacy_steps():
-    def listed(msg):
-        assert [p["name"] for p in msg["result"]["prompts"]] == sorted(NAMES), msg
-
-    def got(msg):
-        assert msg["result"]["messages"][0]["content"]["text"] == "Tell me about sockets", msg
-
     return [
         ([initialize(1)], (1, lambda m: m["result"]["protocolVersion"] == "2025-11-25" or
                            pytest.fail(repr(m)))),
-        ([INITIALIZED, req(2, "prompts/list")], (2, listed)),
-        ([req(3, "prompts/get", {"name": "beta", "arguments": {"topic": "sockets"}})], (3, got)),
+        ([INITIALIZED, req(2, "prompts/list")], (2, _listed)),
+        ([req(3, "prompts/get", {"name": "beta", "arguments": {"topic": "sockets"}})], (3, _got)),
     ]
 
 
@@ -106,16 +97,10 @@ def _modern_steps():
     def discovered(msg):
         assert "2026-07-28" in msg["result"]["supportedVersions"], msg
 
-    def listed(msg):
-        assert [p["name"] for p in msg["result"]["prompts"]] == sorted(NAMES), msg
-
-    def got(msg):
-        assert msg["result"]["messages"][0]["content"]["text"] == "Tell me about sockets", msg
-
     return [
         ([modern(1, "server/discover")], (1, discovered)),
-        ([modern(2, "prompts/list")], (2, listed)),
-        ([modern(3, "prompts/get", {"name": "beta", "arguments": {"topic": "sockets"}})], (3, got)),
+        ([modern(2, "prompts/list")], (2, _listed)),
+        ([modern(3, "prompts/get", {"name": "beta", "arguments": {"topic": "sockets"}})], (3, _got)),
     ]
 
 
@@ -151,9 +136,7 @@ def test_200_concurrent_clients_of_both_eras_initialize_list_and_get(served):
 
 def _amplified(world):
     """A socket server whose replies are ~40x the size of the requests."""
-    cfg = config(NAMES, text="{topic} " + "z" * 4000)
-    path = world.path("s")
-    return path, world.server("--config", world.config_file(cfg), "--socket", path)
+    return world.socket_server(named_config(NAMES, text="{topic} " + "z" * 4000))
 
 
 def test_a_client_that_pipelines_5000_requests_and_never_reads_does_not_delay_a_ping(world):
@@ -242,10 +225,8 @@ def test_a_path_that_is_not_a_socket_is_left_untouched_and_the_server_exits_1(wo
         sock.close()
         os.symlink(target, path)
     before = os.lstat(path)
-    proc = subprocess.run(server_command("--socket", path), cwd=REPO, env=env(),
-                          stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
-    err = proc.stderr.decode()
-    assert proc.returncode == 1, err
+    rc, out, err = run(["--socket", path], stdin=subprocess.DEVNULL)
+    assert rc == 1, err
     assert err == "tinymcp: %s exists and is not a socket; not replacing it\n" % path
     after = os.lstat(path)
     assert (after.st_ino, after.st_mode, after.st_mtime_ns) == (
@@ -257,10 +238,9 @@ def test_a_path_that_is_not_a_socket_is_left_untouched_and_the_server_exits_1(wo
 
 def test_a_socket_another_server_answers_on_is_not_replaced(served):
     world, path, first = served
-    second = subprocess.run(server_command("--socket", path), cwd=REPO, env=env(),
-                            stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
-    assert second.returncode == 1
-    assert second.stderr.decode() == "tinymcp: another server is listening on %s\n" % path
+    rc, out, err = run(["--socket", path], stdin=subprocess.DEVNULL)
+    assert rc == 1
+    assert err == "tinymcp: another server is listening on %s\n" % path
     c = world.client(path)
     assert c.call(req(1, "ping"))["result"] == {}
 
@@ -277,11 +257,21 @@ def test_a_stale_socket_is_removed_and_replaced(world):
 
 def test_a_path_too_long_for_af_unix_exits_1_with_a_message(world):
     path = os.path.join(world.dir, "x" * 120)
-    proc = subprocess.run(server_command("--socket", path), cwd=REPO, env=env(),
-                          stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
-    assert proc.returncode == 1
-    assert proc.stderr.decode().startswith("tinymcp: cannot listen on %s: " % path)
+    rc, out, err = run(["--socket", path], stdin=subprocess.DEVNULL)
+    assert rc == 1
+    assert err.startswith("tinymcp: cannot listen on %s: " % path)
     assert not os.path.lexists(path)
+
+
+def test_a_socket_file_replaced_while_serving_is_not_removed_at_exit(served):
+    world, path, proc = served
+    os.unlink(path)
+    with open(path, "w") as f:
+        f.write("someone else's")
+    rc, err, _ = proc.finish()
+    assert rc == 0, err
+    with open(path) as f:
+        assert f.read() == "someone else's"
 
 
 # --- shutdown -----------------------------------------------------------------------------
@@ -297,7 +287,7 @@ def test_sigterm_ends_streams_closes_every_client_and_removes_the_socket(served,
     assert idle.call(req(1, "ping"))["result"] == {}
     proc.kill(signum)
     # the listen stream is cancelled, then answered, then the connection closes
-    cancelled = listener.frame()  # (their exact shape is the core's: tests/test_modern.py)
+    cancelled = listener.frame()  # (their exact shape is the core's: tests/test_session.py)
     assert cancelled["method"] == "notifications/cancelled"
     assert cancelled["params"]["requestId"] == "sub-1"
     end = listener.frame()
@@ -328,17 +318,6 @@ def test_shutdown_does_not_wait_for_a_client_that_never_reads(world):
     rc, err, _ = proc.finish(signal.SIGTERM)  # within the drain bound, not never
     assert rc == 0, err
     assert not os.path.lexists(path)
-
-
-def test_a_socket_file_replaced_while_serving_is_not_removed_at_exit(served):
-    world, path, proc = served
-    os.unlink(path)
-    with open(path, "w") as f:
-        f.write("someone else's")
-    rc, err, _ = proc.finish()
-    assert rc == 0, err
-    with open(path) as f:
-        assert f.read() == "someone else's"
 
 
 # --- connection limit -------------------------------------------------------------------------
@@ -429,30 +408,6 @@ def test_peer_credentials_read_the_connected_process():
         b.close()
 
 
-def test_allow_uid_parses_commas_and_repeats():
-    from tinymcp.cli import parse_args
-    opts = parse_args(["--socket", "/tmp/x", "--allow-uid", "1000,1001", "--allow-uid=7"])
-    assert opts["allow_uids"] == {1000, 1001, 7}
-    assert parse_args(["--socket", "/tmp/x"])["allow_uids"] == set()
-
-
-@pytest.mark.parametrize("args, message", [
-    (["--socket", "/tmp/x", "--allow-uid", "bob"], "--allow-uid needs numeric uids"),
-    (["--socket", "/tmp/x", "--allow-uid", "1,,2"], "--allow-uid needs numeric uids"),
-    (["--socket", "/tmp/x", "--allow-uid", "-1"], "--allow-uid needs numeric uids"),
-    (["--allow-uid", "1000"], "--allow-uid needs --socket PATH"),
-    (["--max-clients", "2"], "--max-clients needs --socket PATH"),
-    (["--socket", "/tmp/x", "--max-clients", "0"], "--max-clients must be 1 or more"),
-    (["--socket", "/tmp/x", "--max-clients", "many"], "--max-clients needs a whole number"),
-    (["--socket"], "--socket needs a value"),
-])
-def test_bad_socket_options_are_usage_errors_exit_2(args, message):
-    proc = subprocess.run(server_command(*args), cwd=REPO, env=env(),
-                          stdin=subprocess.DEVNULL, capture_output=True, timeout=GUARD)
-    assert proc.returncode == 2
-    assert proc.stderr.decode().startswith("tinymcp: " + message), proc.stderr
-
-
 def _ping_as(uid, path):
     """Connect as ``uid`` from a forked child, send a ping; whatever came back (b"" when
     the server closed without a reply)."""
@@ -508,174 +463,3 @@ def test_a_peer_with_another_uid_is_refused_with_a_stderr_line_unless_allowed(wo
         refused = proc.wait_stderr("refused client")
         assert "uid 65534 may not connect (see --allow-uid)" in refused
     assert world.client(path).call(req(2, "ping"))["result"] == {}  # root is always let in
-
-
-# --- the pump's bounds, in process ----------------------------------------------------------
-
-class _Rig:
-    """A Loop and two non-blocking pipes (the peer's input and output) for a StreamPump."""
-
-    def __init__(self):
-        from tinymcp.loop import Loop
-        self.loop = Loop()
-        self.r_in, self.w_in = os.pipe()
-        self.r_out, self.w_out = os.pipe()
-        for fd in (self.r_in, self.w_in, self.w_out, self.r_out):
-            os.set_blocking(fd, False)
-
-    def end_input(self):
-        """The peer's EOF."""
-        os.close(self.w_in)
-        self.w_in = None
-
-    def close(self):
-        self.loop.close()
-        for fd in (self.r_in, self.w_in, self.r_out, self.w_out):
-            if fd is not None:
-                os.close(fd)
-
-
-@contextlib.contextmanager
-def _rig():
-    rig = _Rig()
-    try:
-        yield rig
-    finally:
-        rig.close()
-
-
-def _write_all(fd, data):
-    assert os.write(fd, data) == len(data), "the test's input must fit the pipe"
-
-
-def _big_server():
-    from tinymcp import Server
-    return Server(config(["big"], text="{topic}" + "z" * 2000))
-
-
-def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
-    from tinymcp.pump import StreamPump
-    closed = []
-    with _rig() as rig:
-        loop = rig.loop
-        # one read holds all 250 requests: the session's budget stops it at high + one reply
-        pump = StreamPump(loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
-                          high=8192, low=2048, hard=None)
-        n = 250  # ~57 KB of requests (fits the 64 KiB input pipe), ~600 KB of replies
-        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
-            "topic": "t%d" % i}})) for i in range(n)))
-        for _ in range(100):
-            loop.run_once(0)
-            if pump.paused:
-                break
-        assert pump.paused
-        # paused: the input fd is not watched, the backlog is bounded by high + one reply
-        assert loop._callbacks(rig.r_in) == (None, None)
-        assert len(pump.out) <= 8192 + 2400
-        # the peer reads everything: every reply arrives, in order, none lost
-        rig.end_input()
-        got = b""
-        deadline = time.monotonic() + GUARD
-        while not closed:
-            assert time.monotonic() < deadline
-            loop.run_once(0.05)
-            try:
-                got += os.read(rig.r_out, 1 << 20)
-            except BlockingIOError:
-                pass
-        while True:
-            try:
-                chunk = os.read(rig.r_out, 1 << 20)
-            except BlockingIOError:
-                break
-            if not chunk:
-                break
-            got += chunk
-        replies = [json.loads(x) for x in got.split(b"\n") if x]
-        assert [r["id"] for r in replies] == list(range(n))
-        assert all(r["result"]["messages"] for r in replies)
-
-
-def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
-    from tinymcp.pump import StreamPump
-    closed, logged = [], []
-    with _rig() as rig:
-        pump = StreamPump(rig.loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
-                          high=8192, low=2048, hard=100000,
-                          log=lambda level, msg, exc=None: logged.append((level, msg)),
-                          name="client 9")
-        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
-            "topic": "t"}})) for i in range(200)))
-        for _ in range(100):
-            rig.loop.run_once(0)
-            if pump.paused:
-                break
-        assert pump.paused and not closed
-        note = line({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
-        while not closed:
-            pump.send(note)
-            assert len(pump.out) <= 100000
-        assert closed == [pump]
-        assert logged == [("warning", "client 9: closed: more than 100000 bytes of output "
-                           "waiting while it does not read")]
-
-
-@pytest.mark.parametrize("high", [None, 64])
-def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped(high):
-    # high=64: the reply alone passes the budget; the cancel read with it still drops it
-    from tinymcp import Server
-    from tinymcp.pump import StreamPump
-    closed = []
-    with _rig() as rig:
-        marks = {} if high is None else {"high": high, "low": 16}
-        pump = StreamPump(rig.loop, Server(config(NAMES)).session(), rig.r_in, rig.w_out, closed.append,
-                          **marks)
-        _write_all(rig.w_in, line(initialize()) + line(INITIALIZED)
-                   + line(req(5, "prompts/get", {"name": "alpha", "arguments": {"topic": "t"}}))
-                   + line({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                           "params": {"requestId": 5}})
-                   + line(req(6, "ping")))
-        rig.end_input()
-        deadline = time.monotonic() + GUARD
-        while not closed:
-            assert time.monotonic() < deadline
-            rig.loop.run_once(GUARD)
-        ids = [json.loads(x).get("id") for x in os.read(rig.r_out, 65536).split(b"\n") if x]
-        assert ids == [1, 6]
-        assert pump.closed
-
-
-# --- the loop ---------------------------------------------------------------------------------
-
-def test_loop_timers_run_in_order_and_cancelled_ones_never():
-    from tinymcp.loop import Loop
-    loop = Loop()
-    ran = []
-    try:
-        # "b" is due a whole second after "a": order by due time holds however long the
-        # test is preempted between these lines (a 20 ms gap once could flip them)
-        loop.call_later(1.0, lambda: ran.append("b"))
-        loop.call_later(0.0, lambda: ran.append("a"))
-        loop.call_later(0.5, lambda: ran.append("never")).cancel()
-        deadline = time.monotonic() + GUARD
-        while len(ran) < 2 and time.monotonic() < deadline:
-            loop.run_once(GUARD)  # returns when a timer is due, not after GUARD
-        assert ran == ["a", "b"]
-    finally:
-        loop.close()
-
-
-def test_loop_call_soon_threadsafe_wakes_the_loop_and_refuses_after_close():
-    from tinymcp.loop import Loop
-    loop = Loop()
-    ran = []
-    t = threading.Thread(target=lambda: loop.call_soon_threadsafe(lambda: ran.append(1)))
-    t.start()
-    deadline = time.monotonic() + GUARD
-    while not ran and time.monotonic() < deadline:
-        loop.run_once(GUARD)
-    t.join()
-    assert ran == [1]
-    loop.close()
-    assert loop.call_soon_threadsafe(lambda: ran.append(2)) is False
-    assert ran == [1]

@@ -1,0 +1,205 @@
+"""The command line: --check, --version, --help, options, usage errors and exit codes (the server as a subprocess)."""
+
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import PACKAGE, PACKAGE_DIR, initialize, line, req
+from transport_helpers import DEFAULT_PROMPTS, EOF, run
+
+
+def _version():
+    with open(os.path.join(str(PACKAGE_DIR), "__init__.py")) as f:
+        return re.search(r'^__version__ = "([^"]+)"', f.read(), re.M).group(1)
+
+
+# --- --version, --help -----------------------------------------------------------------------
+
+def test_version_prints_name_and_version_and_exits_0():
+    rc, out, err = run(["--version"])
+    assert (rc, out, err) == (0, "tinymcp %s\n" % _version(), "")
+
+
+def test_help_names_the_module_it_was_started_as():
+    rc, out, err = run(["--help"])
+    assert (rc, err) == (0, "")
+    first, second = out.splitlines()[:2]
+    prog = "python3 -m %s" % PACKAGE  # tinymcp, or sometool._vendor.tinymcp for a vendored copy
+    assert first.startswith("usage: %s [--config FILE.json]" % prog)
+    assert second.startswith(" " * len("usage: %s " % prog) + "[--socket PATH")
+    assert "without it, a built-in default prompt set" in out
+
+
+# --- --check, and an invalid config --------------------------------------------------------
+
+def test_check_without_config_accepts_the_default_prompts():
+    rc, out, err = run(["--check"])
+    assert rc == 0, err
+    assert "ok" in out and "4 prompts" in out
+
+
+def test_check_on_a_valid_config_file_exits_0(tmp_path):
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps({
+        "server": {"name": "e2e", "version": "1.2.3"},
+        "prompts": [{"name": "greet", "arguments": [{"name": "who", "required": True}],
+                     "messages": [{"role": "user", "text": "Hello {who}"}]}],
+    }))
+    rc, out, err = run(["--check", "--config", str(path)])
+    assert rc == 0, err
+    assert out == "%s: ok, 1 prompt\n" % path
+    assert err == ""
+
+
+def test_check_on_an_invalid_config_exits_1_listing_every_problem_with_its_path(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"prompts": [
+        {"name": "greet", "messages": [{"role": "user", "text": "hi"}]},
+        {"name": "greet", "messages": [{"role": "user", "text": "hello"}]},
+        {"name": "other", "arguments": [{"name": 3}],
+         "messages": [{"role": "user", "text": "x"}]},
+    ]}))
+    rc, out, err = run(["--check", "--config", str(path)])
+    assert rc == 1
+    assert out == ""
+    assert str(path) in err
+    assert "prompts[1].name: duplicate prompt name 'greet'" in err
+    assert "prompts[2].arguments[0].name: expected a string" in err
+
+
+def test_check_reports_a_duplicate_of_a_prompt_that_itself_has_a_problem(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"prompts": [
+        {"name": "greet", "arguments": [{"name": 3}],
+         "messages": [{"role": "user", "text": "hi"}]},
+        {"name": "greet", "messages": [{"role": "user", "text": "hello"}]},
+    ]}))
+    rc, out, err = run(["--check", "--config", str(path)])
+    assert rc == 1
+    assert "prompts[0].arguments[0].name" in err
+    assert "prompts[1].name" in err
+
+
+def test_check_on_a_config_nested_too_deeply_to_parse_is_a_config_error(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"prompts": [], "x": ' + "[" * 100000 + "]" * 100000 + "}")
+    rc, out, err = run(["--check", "--config", str(path)])
+    assert (rc, out) == (1, "")
+    assert "%s: invalid JSON: nested too deeply to parse" % path in err
+    assert "Traceback" not in err
+
+
+def test_check_on_a_file_that_is_not_json_exits_1_naming_the_file(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('{"prompts": [')
+    rc, out, err = run(["--check", "--config", str(path)])
+    assert rc == 1
+    assert out == ""
+    assert str(path) in err
+    assert "invalid JSON" in err
+    assert "Traceback" not in err
+
+
+def test_missing_config_file_exits_1_naming_the_file(tmp_path):
+    path = tmp_path / "nope.json"
+    rc, out, err = run(["--check", "--config", str(path)])
+    assert rc == 1
+    assert str(path) in err
+    assert "Traceback" not in err
+
+
+def test_invalid_config_also_refuses_to_serve_with_exit_1(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"prompts": [{"name": ""}]}))
+    rc, out, err = run(["--config", str(path)], stdin=line(initialize()))
+    assert rc == 1
+    assert out == ""
+    assert "prompts[0].name" in err
+
+
+# --- options and usage errors ---------------------------------------------------------------
+
+def test_unknown_argument_exits_2_with_usage_on_stderr():
+    rc, out, err = run(["--bogus"])
+    assert rc == 2
+    assert out == ""
+    assert "--bogus" in err
+    assert "usage:" in err
+
+
+@pytest.mark.parametrize("args", [["--config", "a.json", "--config", "b.json"], ["--page-size", "2", "--page-size=3"]])
+def test_an_option_given_twice_is_a_usage_error(args):
+    rc, out, err = run(args)
+    assert (rc, out) == (2, "")
+    assert "%s given twice" % args[0] in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--socket", "/tmp/x", "--allow-uid", "bob"], "--allow-uid needs numeric uids"),
+    (["--socket", "/tmp/x", "--allow-uid", "1,,2"], "--allow-uid needs numeric uids"),
+    (["--socket", "/tmp/x", "--allow-uid", "-1"], "--allow-uid needs numeric uids"),
+    (["--allow-uid", "1000"], "--allow-uid needs --socket PATH"),
+    (["--max-clients", "2"], "--max-clients needs --socket PATH"),
+    (["--socket", "/tmp/x", "--max-clients", "0"], "--max-clients must be 1 or more"),
+    (["--socket", "/tmp/x", "--max-clients", "many"], "--max-clients needs a whole number"),
+    (["--socket"], "--socket needs a value"),
+])
+def test_bad_socket_options_are_usage_errors_exit_2(args, message):
+    rc, out, err = run(args, stdin=subprocess.DEVNULL)
+    assert rc == 2
+    assert err.startswith("tinymcp: " + message), err
+
+
+def test_watch_needs_a_config_file_usage_error_2(world):
+    proc = world.server("--watch")
+    rc, err, out = proc.finish(None)
+    assert rc == 2
+    assert err.startswith("tinymcp: --watch needs --config FILE\n")
+
+
+def test_allow_uid_parses_commas_and_repeats():
+    from tinymcp.cli import parse_args
+    opts = parse_args(["--socket", "/tmp/x", "--allow-uid", "1000,1001", "--allow-uid=7"])
+    assert opts["allow_uids"] == {1000, 1001, 7}
+    assert parse_args(["--socket", "/tmp/x"])["allow_uids"] == set()
+
+
+def test_page_size_option_paginates_the_default_prompts(world):
+    server = world.stdio("--page-size", "2")
+    server.initialize()
+    first = server.call(req(2, "prompts/list"))["result"]
+    assert len(first["prompts"]) == 2
+    cursor = first["nextCursor"]
+    assert isinstance(cursor, str) and cursor
+
+    second = server.call(req(3, "prompts/list", {"cursor": cursor}))["result"]
+    assert len(second["prompts"]) == 2
+    assert "nextCursor" not in second
+    names = [p["name"] for p in first["prompts"] + second["prompts"]]
+    assert set(names) == DEFAULT_PROMPTS and len(names) == 4
+
+    rc, err, rest = server.finish(EOF)
+    assert (rc, rest) == (0, b""), err
+
+
+# --- at a terminal --------------------------------------------------------------------------
+
+def test_at_a_terminal_it_says_what_it_is_on_stderr_only(world):
+    import pty
+    try:
+        master, slave = pty.openpty()
+    except OSError as exc:  # a sandbox without /dev/pts
+        pytest.skip("no pseudo-terminal here: %s" % exc)
+    proc = world.server(stdin=slave)
+    os.close(slave)
+    try:
+        line_ = proc.stderr_line()
+        assert line_.startswith("tinymcp: serving MCP on stdio") and "Ctrl-D" in line_
+    finally:
+        os.write(master, b"\x04")  # Ctrl-D: end of input at the terminal
+        rc, _, out = proc.finish(None)
+        os.close(master)
+    assert rc == 0 and out == b""

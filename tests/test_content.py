@@ -1,0 +1,145 @@
+"""Content blocks: validation (types, base64, MIME types, annotations, JSON _meta) and shaping for each revision."""
+
+import pytest
+
+from conftest import Wire, problems, prompt
+
+
+# --- validation -------------------------------------------------------------------------
+
+def test_bad_base64_is_rejected():
+    block = {"type": "image", "data": "not base64!", "mimeType": "image/png"}
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": block}])]}
+    assert problems(config) == [("prompts[0].messages[0].content.data", "expected base64 data")]
+
+
+def test_unknown_content_type_is_rejected():
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": {"type": "video"}}])]}
+    assert problems(config) == [("prompts[0].messages[0].content.type",
+                                 "expected one of 'text', 'image', 'audio', 'resource', "
+                                 "'resource_link', got 'video'")]
+
+
+def test_an_unhashable_content_type_is_a_config_error():
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": {"type": ["text"]}}])]}
+    assert problems(config) == [("prompts[0].messages[0].content.type",
+                                 "expected one of 'text', 'image', 'audio', 'resource', "
+                                 "'resource_link', got a list")]
+
+
+def test_message_needs_text_or_content_not_both():
+    config = {"prompts": [prompt(messages=[{"role": "user", "text": "a",
+                                            "content": {"type": "text", "text": "b"}}])]}
+    assert problems(config) == [("prompts[0].messages[0]", "expected exactly one of 'text' or 'content'")]
+
+
+def test_embedded_resource_needs_text_or_blob():
+    block = {"type": "resource", "resource": {"uri": "file:///x"}}
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": block}])]}
+    assert problems(config) == [("prompts[0].messages[0].content.resource",
+                                 "expected exactly one of 'text' or 'blob'")]
+
+
+def test_annotation_priority_range():
+    block = {"type": "text", "text": "x", "annotations": {"priority": 2, "audience": ["bot"]}}
+    config = {"prompts": [prompt(messages=[{"role": "user", "content": block}])]}
+    assert problems(config) == [
+        ("prompts[0].messages[0].content.annotations.audience[0]",
+         "expected 'user' or 'assistant', got 'bot'"),
+        ("prompts[0].messages[0].content.annotations.priority", "expected a number from 0 to 1, got 2"),
+    ]
+
+
+@pytest.mark.parametrize("mime", ["", "png", "image/", "/png", "image/p ng", " image/png", "image/png\n", "+a/b"])
+def test_image_audio_and_resource_mime_types_must_look_like_one(mime):
+    for block, where in (({"type": "image", "data": "AAAA", "mimeType": mime}, "content.mimeType"),
+                         ({"type": "resource", "resource": {"uri": "u:x", "text": "t", "mimeType": mime}},
+                          "content.resource.mimeType")):
+        assert problems({"prompts": [{"name": "p", "messages": [{"role": "user", "content": block}]}]}) == [
+            ("prompts[0].messages[0].%s" % where, "expected a MIME type like 'image/png', got %r" % mime)]
+
+
+def test_config_meta_must_be_json():
+    [(path, message)] = problems({"prompts": [{"name": "p", "_meta": {"x": float("nan")},
+                                               "messages": [{"role": "user", "text": "x"}]}]})
+    assert path == "prompts[0]._meta" and message.startswith("expected JSON data")
+
+
+def test_render_callable_may_return_a_string():
+    wire = Wire({"prompts": [{"name": "r", "render": lambda args: "plain"}]})
+    wire.initialize()
+    assert wire.get("r")["result"]["messages"] == [
+        {"role": "user", "content": {"type": "text", "text": "plain"}}]
+
+
+def test_templates_fill_resource_uri_and_text():
+    block = {"type": "resource", "resource": {"uri": "file:///{f}", "text": "<{f}>", "mimeType": "text/plain"}}
+    wire = Wire({"prompts": [{"name": "p", "arguments": [{"name": "f"}],
+                              "messages": [{"role": "user", "content": block}]}]})
+    wire.initialize()
+    content = wire.get("p", {"f": "a.txt"})["result"]["messages"][0]["content"]
+    assert content == {"type": "resource", "resource": {
+        "uri": "file:///a.txt", "text": "<a.txt>", "mimeType": "text/plain"}}
+    assert block["resource"]["uri"] == "file:///{f}"  # the template itself is untouched
+
+
+# --- shaping for each revision ---------------------------------------------------------------
+
+AUDIO = {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}
+LINK = {"type": "resource_link", "uri": "file:///r.txt", "name": "r", "title": "R", "mimeType": "text/plain",
+        "size": 3, "description": "a file", "icons": [{"src": "https://x/i.png"}]}
+DATED = {"type": "text", "text": "t", "annotations": {"priority": 0.5, "lastModified": "2025-01-01T00:00:00Z"},
+         "_meta": {"k": 1}}
+
+
+def content_for(version, block):
+    wire = Wire({"prompts": [{"name": "p", "messages": [{"role": "user", "content": block}]}]})
+    wire.initialize(version)
+    return wire.get("p")["result"]["messages"][0]["content"]
+
+
+def test_audio_becomes_text_before_2025_03_26():
+    assert content_for("2024-11-05", AUDIO) == {"type": "text", "text": "[audio audio/wav, base64] AAAA"}
+    assert content_for("2025-03-26", AUDIO) == AUDIO
+
+
+def test_resource_link_becomes_text_before_2025_06_18():
+    assert content_for("2025-03-26", LINK) == {
+        "type": "text", "text": "[resource link] R (r) <file:///r.txt> (text/plain) 3 bytes: a file"}
+    without_icons = dict(LINK)
+    del without_icons["icons"]
+    assert content_for("2025-06-18", LINK) == without_icons
+    assert content_for("2025-11-25", LINK) == LINK
+
+
+def test_last_modified_becomes_a_line_of_text_and_meta_is_dropped_before_2025_06_18():
+    assert content_for("2025-03-26", DATED) == {
+        "type": "text", "text": "t\n[last modified 2025-01-01T00:00:00Z]", "annotations": {"priority": 0.5}}
+    assert content_for("2025-06-18", DATED) == DATED
+
+
+@pytest.mark.parametrize("block, text", [
+    ({"type": "image", "data": "AAAA", "mimeType": "image/png"}, "[image image/png, base64] AAAA"),
+    ({"type": "resource", "resource": {"uri": "file:///a", "mimeType": "text/plain", "text": "hi"}},
+     "[resource <file:///a> (text/plain)]\nhi"),
+    ({"type": "resource", "resource": {"uri": "file:///a", "mimeType": "application/zip", "blob": "AAAA"}},
+     "[resource <file:///a> (application/zip), base64] AAAA"),
+    (AUDIO, "[audio audio/wav, base64] AAAA"),
+])
+def test_a_dated_block_becomes_text_carrying_its_data_and_date_before_2025_06_18(block, text):
+    dated = dict(block, annotations={"audience": ["user"], "lastModified": "2025-01-01T00:00:00Z"})
+    assert content_for("2025-03-26", dated) == {
+        "type": "text", "text": text + "\n[last modified 2025-01-01T00:00:00Z]", "annotations": {"audience": ["user"]}}
+    assert content_for("2025-06-18", dated) == dated
+
+
+@pytest.mark.parametrize("resource, mime", [
+    ({"uri": "file:///a", "text": "t"}, "text/plain"),
+    ({"uri": "file:///a", "blob": "AAAA"}, "application/octet-stream"),
+    ({"uri": "file:///a", "text": "t", "mimeType": "text/markdown"}, "text/markdown"),
+])
+def test_an_embedded_resource_always_carries_a_mime_type(resource, mime):
+    # every revision's prompts page: embedded resources MUST include the appropriate MIME type
+    block = {"type": "resource", "resource": resource}
+    for version in ("2024-11-05", "2025-11-25"):
+        assert content_for(version, block)["resource"]["mimeType"] == mime

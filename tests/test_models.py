@@ -1,0 +1,150 @@
+"""Prompts and their arguments: validation (from_wire, and the fast path that must agree), listings per revision."""
+
+import json
+import random
+
+from conftest import Wire, modern_wire, one, problems, prompt
+
+
+def test_duplicate_argument_names():
+    config = {"prompts": [prompt(arguments=[{"name": "a"}, {"name": "a"}])]}
+    assert problems(config) == [("prompts[0].arguments[1].name", "duplicate argument name 'a'")]
+
+
+def test_placeholder_must_name_a_declared_argument():
+    config = {"prompts": [prompt(messages=[{"role": "user", "text": "{nope}"}])]}
+    assert problems(config) == [("prompts[0].messages[0].text", "placeholder {nope} names no declared argument")]
+
+
+def test_undeclared_placeholders_are_reported_at_their_field():
+    config = {"prompts": [prompt(messages=[
+        {"role": "user", "text": 'JSON: {"k": 1}'},
+        {"role": "user", "content": {"type": "text", "text": "{a}"}},
+        {"role": "user", "content": {"type": "resource", "resource": {"uri": "f:{b}", "text": "{c}"}}},
+        {"role": "user", "content": {"type": "resource_link", "uri": "f:{d}", "name": "n"}}])]}
+    assert problems(config) == [
+        ("prompts[0].messages[0].text",
+         'placeholder {"k": 1} names no declared argument (write {{ and }} for literal braces)'),
+        ("prompts[0].messages[1].content.text", "placeholder {a} names no declared argument"),
+        ("prompts[0].messages[2].content.resource.uri", "placeholder {b} names no declared argument"),
+        ("prompts[0].messages[2].content.resource.text", "placeholder {c} names no declared argument"),
+        ("prompts[0].messages[3].content.uri", "placeholder {d} names no declared argument")]
+
+
+def test_messages_or_render_exactly_one():
+    assert problems({"prompts": [{"name": "p"}]}) == [
+        ("prompts[0]", "expected exactly one of 'messages' or 'render'")]
+
+
+def test_both_messages_and_render_still_checks_the_messages():
+    assert problems({"prompts": [{"name": "p", "render": lambda a: "x",
+                                  "messages": [{"role": "bot", "text": "x"}]}]}) == [
+        ("prompts[0]", "expected exactly one of 'messages' or 'render'"),
+        ("prompts[0].messages[0].role", "expected 'user' or 'assistant', got 'bot'"),
+    ]
+
+
+def test_json_config_cannot_smuggle_code():
+    assert problems({"prompts": [{"name": "p", "render": "__import__('os').system('true')"}]}) == [
+        ("prompts[0].render", "expected a callable, got a string")]
+
+
+def test_required_argument_takes_no_default():
+    config = {"prompts": [prompt(arguments=[{"name": "a", "required": True, "default": "x"}])]}
+    assert problems(config) == [("prompts[0].arguments[0].default", "a required argument takes no default")]
+
+
+def test_completions_list_must_hold_strings():
+    assert problems({"prompts": [{"name": "p", "arguments": [{"name": "a", "completions": ["x", 2]}],
+                                  "messages": [{"role": "user", "text": "{a}"}]}]}) == [
+        ("prompts[0].arguments[0].completions[1]", "expected a string, got the number 2")]
+
+
+def test_names_with_lone_surrogates_are_refused_at_load():
+    # json.loads('"\\ud800"') gives a lone surrogate; such a name cannot be UTF-8 encoded
+    # into a cursor or by a client, so it is a config error, not a -32603 at paging time.
+    config = json.loads('{"prompts": [{"name": "x\\ud800", "messages": [{"role": "user", "text": "t"}]}, '
+                        '{"name": "b", "arguments": [{"name": "\\udc00"}], '
+                        '"messages": [{"role": "user", "text": "t"}]}]}')
+    assert problems(config) == [
+        ("prompts[0].name", "expected valid Unicode, got a lone surrogate at index 1"),
+        ("prompts[1].arguments[0].name", "expected valid Unicode, got a lone surrogate at index 0")]
+
+
+def test_non_ascii_names_are_fine():
+    from tinymcp import load_config
+    assert load_config({"prompts": [prompt(name="caf\u00e9-\U0001f600")]}).prompts
+
+
+# --- one validator: the fast path only accepts what the full validator accepts -----------
+
+def test_null_fields_are_config_errors_whatever_else_the_prompt_holds():
+    # Bug: the fast path let "title": null (and description, an argument's title and
+    # default) through, the full validator refused them, so --check depended on whether
+    # a prompt happened to have icons or content blocks.
+    for extra in ({}, {"icons": [{"src": "https://x/i.png"}]}):
+        assert problems({"prompts": [dict(prompt(name="mid", title=None), **extra)]}) == [
+            ("prompts[0].title", "expected a string, got null")]
+        assert problems({"prompts": [dict(prompt(description=None), **extra)]}) == [
+            ("prompts[0].description", "expected a string, got null")]
+        assert problems({"prompts": [dict(prompt(arguments=[{"name": "a", "title": None},
+                                                            {"name": "b", "default": None},
+                                                            {"name": "c", "required": None}]),
+                                          **extra)]}) == [
+            ("prompts[0].arguments[0].title", "expected a string, got null"),
+            ("prompts[0].arguments[1].default", "expected a string, got null"),
+            ("prompts[0].arguments[2].required", "expected true or false, got null")]
+    assert problems({"prompts": [prompt(arguments=())]}) == [
+        ("prompts[0].arguments", "expected a list, got a tuple")]
+
+
+def test_fast_path_and_full_validator_agree_on_generated_prompts():
+    from generated_prompts import generated_prompt
+    from tinymcp.models import Prompt, fast_prompt
+    from tinymcp.validate import Check
+    rng = random.Random(11)
+    fast_taken = 0
+    for _ in range(6000):
+        p = generated_prompt(rng)
+        check = Check()
+        full = Prompt.from_wire(check, p, "prompts[0]")
+        fast = fast_prompt(p)
+        if fast is not None:
+            fast_taken += 1
+            assert check.problems == [] and fast == full, (p, check.problems)
+    assert fast_taken > 600  # the fast path was really exercised
+
+
+# --- listings -------------------------------------------------------------------------------
+
+def test_listing_fields_follow_the_revision():
+    prompt = {"name": "p", "title": "P", "description": "d", "_meta": {"k": 1},
+              "icons": [{"src": "https://x/i.png"}],
+              "arguments": [{"name": "a", "title": "A", "description": "da", "default": "z"}],
+              "messages": [{"role": "user", "text": "{a}"}]}
+    expected = {
+        "2024-11-05": {"name": "p", "description": "d", "arguments": [{"name": "a", "description": "da"}]},
+        "2025-06-18": {"name": "p", "title": "P", "description": "d", "_meta": {"k": 1},
+                       "arguments": [{"name": "a", "title": "A", "description": "da"}]},
+        "2025-11-25": {"name": "p", "title": "P", "description": "d", "_meta": {"k": 1},
+                       "icons": [{"src": "https://x/i.png"}],
+                       "arguments": [{"name": "a", "title": "A", "description": "da"}]},
+    }
+    for version, want in expected.items():
+        wire = Wire({"prompts": [prompt]})
+        wire.initialize(version)
+        assert wire.result("prompts/list")["prompts"] == [want]
+
+
+def test_modern_prompt_fields_follow_the_2026_schema():
+    prompt = {"name": "p", "title": "P", "icons": [{"src": "https://x/i.png", "sizes": ["any"]}],
+              "_meta": {"x.y/z": 1}, "arguments": [{"name": "a", "title": "A"}],
+              "messages": [{"role": "user", "content": {
+                  "type": "resource_link", "uri": "file:///{a}", "name": "n", "icons": [{"src": "https://x/i.png"}],
+                  "annotations": {"lastModified": "2025-01-01T00:00:00Z"}}}]}
+    m = modern_wire({"prompts": [prompt]})
+    listed = one(m.modern("prompts/list"))["result"]["prompts"][0]
+    assert listed == {"name": "p", "title": "P", "icons": prompt["icons"], "_meta": {"x.y/z": 1},
+                      "arguments": [{"name": "a", "title": "A"}]}
+    content = one(m.modern("prompts/get", {"name": "p", "arguments": {"a": "f"}}))["result"]["messages"][0]["content"]
+    assert content["uri"] == "file:///f" and content["icons"] and content["annotations"]

@@ -1,0 +1,88 @@
+"""The outbox: replies keyed by request id, dropped by a cancel with their notifications; batch replies as one array."""
+
+from conftest import LISTEN, meta, modern_wire, simple_config
+
+
+# --- cancellation ----------------------------------------------------------------------------
+
+def test_cancelled_request_pipelined_in_the_same_read_gets_no_reply(wire):
+    wire.initialize()
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "p000", "arguments": {"topic": "x"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}},
+    )
+    assert [r["id"] for r in replies] == [1, 3]
+
+
+def test_cancel_matches_the_id_type(wire):
+    wire.initialize()
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "2"}},
+    )
+    assert [r["id"] for r in replies] == [2]
+
+
+def test_cancel_of_unknown_or_finished_id_is_ignored(wire):
+    wire.initialize()
+    assert wire.result("ping") == {}
+    assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}) == []
+    assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}) == []
+    assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": 7}) == []
+    assert wire.result("ping") == {}
+
+
+def test_cancel_drops_an_error_reply_too(wire):
+    wire.initialize()
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "nope"}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+    )
+    assert [r["id"] for r in replies] == [2]
+
+
+def test_cancel_drops_the_requests_notifications_with_its_reply(wire):
+    wire.initialize()
+    wire.result("logging/setLevel", {"level": "debug"})
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "p000", "arguments": {"topic": "t"}}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+    )
+    assert replies == []
+
+
+def test_a_listen_cancelled_in_the_same_read_sends_nothing_at_all():
+    # stdio "Cancellation": no further messages for a cancelled request, so the queued
+    # acknowledgement goes too; a later change notifies no one
+    m = modern_wire(list_changed=True)
+    listen = {"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": dict(LISTEN, _meta=meta())}
+    replies = m.send(listen, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})
+    assert replies == []
+    m.server.replace_config(simple_config(2))
+    assert m.session.prompts_changed() == b""
+
+
+# --- batches -----------------------------------------------------------------------------------
+
+def test_batch_served_as_array_under_2025_03_26(wire):
+    wire.initialize("2025-03-26")
+    [reply] = wire.send([
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/whatever"},
+        {"jsonrpc": "2.0", "id": "b", "method": "prompts/get", "params": {"name": "nope"}},
+        {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}},
+    ])
+    assert isinstance(reply, list)
+    assert [r["id"] for r in reply] == [1, "b", 3]
+    assert reply[0]["result"] == {}
+    assert reply[1]["error"]["code"] == -32602
+    assert reply[2]["error"] == {"code": -32600,
+                                 "message": "Invalid Request: initialize cannot be part of a batch"}
+
+
+def test_batch_of_notifications_gets_no_reply(wire):
+    wire.initialize("2025-03-26")
+    assert wire.send([{"jsonrpc": "2.0", "method": "notifications/x"}]) == []

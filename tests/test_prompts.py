@@ -1,0 +1,198 @@
+"""Serving prompts: pages and cursors, argument checks, rendering, completion matching."""
+
+import pytest
+
+from conftest import WORDS, Wire, completion_config, modern_wire, one, simple_config
+
+
+# --- pages and cursors -----------------------------------------------------------------------
+
+def test_pages_cover_every_prompt_once():
+    wire = Wire(simple_config(250, page_size=20))
+    wire.initialize()
+    pages = wire.pages()
+    assert len(pages) == 13
+    names = [n for page in pages for n in page]
+    assert names == sorted(names) and len(set(names)) == 250
+
+
+def test_cursor_survives_prompt_set_changes():
+    wire = Wire(simple_config(6, page_size=2))
+    wire.initialize()
+    first = wire.result("prompts/list")
+    assert [p["name"] for p in first["prompts"]] == ["p000", "p001"]
+    config = simple_config(6, page_size=2)
+    config["prompts"] = [p for p in config["prompts"] if p["name"] != "p001"]
+    config["prompts"].append(dict(config["prompts"][0], name="p0005"))
+    wire.server.replace_config(config)
+    second = wire.result("prompts/list", {"cursor": first["nextCursor"]})
+    assert [p["name"] for p in second["prompts"]] == ["p002", "p003"]
+
+
+@pytest.mark.parametrize("cursor", ["", "garbage", "AAAAAAAA", 5, None, "x" * 5000])
+def test_tampered_or_foreign_cursor_is_invalid(cursor):
+    wire = Wire(simple_config(6, page_size=2))
+    wire.initialize()
+    good = wire.result("prompts/list")["nextCursor"]
+    if cursor is None:
+        cursor = good[:-1] + ("A" if good[-1] != "A" else "B")
+    assert wire.error("prompts/list", {"cursor": cursor}) == {"code": -32602, "message": "Invalid cursor"}
+
+
+def test_cursor_after_a_very_long_name_is_accepted():
+    long = "n" * 5000
+    wire = Wire({"page_size": 1, "prompts": [{"name": long, "messages": [{"role": "user", "text": "x"}]},
+                                             {"name": "z", "messages": [{"role": "user", "text": "x"}]}]})
+    wire.initialize()
+    first = wire.result("prompts/list")
+    assert [p["name"] for p in wire.result("prompts/list", {"cursor": first["nextCursor"]})["prompts"]] == ["z"]
+
+
+def test_a_listing_never_mixes_cache_scopes_across_a_reload():
+    # caching "Interaction with Pagination": the same scope MUST apply to every page; a
+    # reload that changes it makes the old listing's cursor invalid, never a page 2 under
+    # the new scope
+    m = modern_wire(simple_config(7, page_size=3), list_changed=True)
+    first = one(m.modern("prompts/list"))["result"]
+    assert first["cacheScope"] == "public"
+    m.server.replace_config(simple_config(7, page_size=3, cache_scope="private"))
+    assert one(m.modern("prompts/list", {"cursor": first["nextCursor"]}))["error"] == {
+        "code": -32602, "message": "Invalid cursor"}
+    again = one(m.modern("prompts/list"))["result"]
+    second = one(m.modern("prompts/list", {"cursor": again["nextCursor"]}))["result"]
+    assert again["cacheScope"] == second["cacheScope"] == "private"
+    # the handshake era has no cache scope: its cursors do not depend on it
+    m.send({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {"protocolVersion": "2025-11-25"}})
+    legacy = m.send({"jsonrpc": "2.0", "id": "l", "method": "prompts/list"})[0]["result"]
+    m.server.replace_config(simple_config(7, page_size=3, cache_scope="public"))
+    page = m.send({"jsonrpc": "2.0", "id": "l2", "method": "prompts/list", "params": {"cursor": legacy["nextCursor"]}})
+    assert [p["name"] for p in page[0]["result"]["prompts"]] == ["p003", "p004", "p005"]
+
+
+def test_handshake_cursors_keep_the_format_they_had_before_scopes():
+    # a client paging across a server upgrade keeps its place in the handshake era
+    import base64
+    import binascii
+    from tinymcp.prompts import decode_cursor, encode_cursor
+    raw = "p002".encode()
+    before = base64.urlsafe_b64encode(binascii.crc32(b"tinymcp-cursor-1\0" + raw).to_bytes(4, "big") + raw)
+    assert encode_cursor("p002") == before.decode().rstrip("=")
+    assert decode_cursor(before.decode().rstrip("=")) == "p002"
+
+
+# --- arguments and rendering ----------------------------------------------------------------
+
+def test_get_renders_arguments_and_defaults(wire):
+    wire.initialize()
+    result = wire.get("p001", {"topic": "owls"})["result"]
+    assert result == {"description": "prompt 1", "messages": [
+        {"role": "user", "content": {"type": "text", "text": "Tell me about owls in a plain tone"}}]}
+
+
+def test_get_lists_every_missing_required_argument():
+    wire = Wire({"prompts": [{"name": "p", "arguments": [
+        {"name": "a", "required": True}, {"name": "b", "required": True}, {"name": "c"}],
+        "messages": [{"role": "user", "text": "{a}{b}{c}"}]}]})
+    wire.initialize()
+    assert wire.get("p", {"c": "1"})["error"] == {"code": -32602, "message": (
+        "Invalid arguments for prompt 'p': missing required arguments: 'a', 'b'")}
+
+
+def test_get_names_undeclared_arguments(wire):
+    wire.initialize()
+    assert wire.get("p000", {"topic": "t", "zzz": "1", "yyy": "2"})["error"]["message"] == (
+        "Invalid arguments for prompt 'p000': undeclared arguments: 'zzz', 'yyy'")
+
+
+@pytest.mark.parametrize("arguments", [[], "a", 3, True])
+def test_get_arguments_must_be_an_object(wire, arguments):
+    wire.initialize()
+    assert wire.get("p000", arguments)["error"]["code"] == -32602
+
+
+@pytest.mark.parametrize("value", [1, None, True, ["x"], {"x": 1}])
+def test_get_argument_values_must_be_strings(wire, value):
+    wire.initialize()
+    error = wire.get("p000", {"topic": value})["error"]
+    assert error["code"] == -32602 and "must be strings: 'topic'" in error["message"]
+
+
+def test_render_callable_output_is_served():
+    calls = []
+
+    def render(arguments):
+        calls.append(arguments)
+        return [{"role": "assistant", "text": "got " + arguments["a"] + arguments["b"]}]
+
+    wire = Wire({"prompts": [{"name": "r", "arguments": [{"name": "a"}, {"name": "b", "default": "B"}],
+                              "render": render}]})
+    wire.initialize()
+    assert wire.get("r", {"a": "A"})["result"]["messages"] == [
+        {"role": "assistant", "content": {"type": "text", "text": "got AB"}}]
+    assert calls == [{"a": "A", "b": "B"}]
+
+
+# --- completion ------------------------------------------------------------------------------
+
+def test_empty_value_gives_the_first_100_of_250():
+    wire = Wire(completion_config())
+    wire.initialize()
+    completion = wire.complete("word", "")["result"]["completion"]
+    assert completion == {"values": WORDS[:100], "total": 250, "hasMore": True}
+
+
+def test_prefix_is_case_insensitive_with_exact_case_first():
+    wire = Wire(completion_config())
+    wire.initialize()
+    completion = wire.complete("word", "c")["result"]["completion"]
+    assert completion == {"values": ["charlie", "cat", "Cobra", "Cab"], "total": 4, "hasMore": False}
+    assert wire.complete("word", "B")["result"]["completion"]["values"] == ["Beta", "beta"]
+
+
+def test_argument_without_completions_gives_none():
+    wire = Wire(completion_config())
+    wire.initialize()
+    assert wire.complete("free", "x")["result"]["completion"] == {"values": [], "total": 0, "hasMore": False}
+
+
+def test_callable_results_are_capped_at_100():
+    wire = Wire(completion_config(arguments=[{"name": "a", "complete": lambda v, c: [str(i) for i in range(150)]}],
+                                  messages=[{"role": "user", "text": "{a}"}]))
+    wire.initialize()
+    completion = wire.complete("a", "")["result"]["completion"]
+    assert len(completion["values"]) == 100 and completion["total"] == 150 and completion["hasMore"] is True
+
+
+def test_prompt_level_complete_receives_the_argument_name():
+    calls = []
+
+    def prompt_complete(argument, value, context):
+        calls.append((argument, value))
+        return [value + "!"]
+
+    wire = Wire(completion_config(complete=prompt_complete))
+    wire.initialize()
+    assert wire.complete("free", "hi")["result"]["completion"]["values"] == ["hi!"]
+    assert calls == [("free", "hi")]
+
+
+def test_argument_completions_win_over_the_prompt_callable():
+    wire = Wire({"prompts": [{"name": "p", "complete": lambda name, value, ctx: ["FROM_PROMPT"],
+                              "arguments": [{"name": "a", "completions": ["apple", "avocado"]}, {"name": "b"}],
+                              "messages": [{"role": "user", "text": "{a}{b}"}]}]})
+    wire.initialize()
+    assert wire.complete("a", "a", name="p")["result"]["completion"]["values"] == ["apple", "avocado"]
+    assert wire.complete("b", "", name="p")["result"]["completion"]["values"] == ["FROM_PROMPT"]
+
+
+@pytest.mark.parametrize("broken", [lambda v, c: 1 / 0, lambda v, c: [1, 2], lambda v, c: None,
+                                    lambda v, c: "abc"])
+def test_failing_complete_callable_is_internal_error(broken):
+    logged = []
+    wire = Wire(completion_config(arguments=[{"name": "a", "complete": broken}],
+                                  messages=[{"role": "user", "text": "{a}"}]),
+                log=lambda *a: logged.append(a))
+    wire.initialize()
+    error = wire.complete("a", "x")["error"]
+    assert error["code"] == -32603 and error["message"] == "Internal error" and error["data"]["errorId"]
+    assert len(logged) == 1

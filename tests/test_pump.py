@@ -1,0 +1,158 @@
+"""The pump and hub every transport shares, in process: backpressure bounds, early cancels, prompt changes."""
+
+import json
+import os
+import threading
+import time
+
+import pytest
+
+from conftest import INITIALIZED, LIST_CHANGED, initialize, line, modern, named_config, req
+from transport_helpers import GUARD, pipe_rig, piped_hub, read_lines
+
+
+# --- the pump's bounds -------------------------------------------------------------------------
+
+def _write_all(fd, data):
+    assert os.write(fd, data) == len(data), "the test's input must fit the pipe"
+
+
+def _big_server():
+    from tinymcp import Server
+    return Server(named_config(["big"], text="{topic}" + "z" * 2000))
+
+
+def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
+    from tinymcp.pump import StreamPump
+    closed = []
+    with pipe_rig(blocking=False) as rig:
+        loop = rig.loop
+        # one read holds all 250 requests: the session's budget stops it at high + one reply
+        pump = StreamPump(loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
+                          high=8192, low=2048, hard=None)
+        n = 250  # ~57 KB of requests (fits the 64 KiB input pipe), ~600 KB of replies
+        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
+            "topic": "t%d" % i}})) for i in range(n)))
+        for _ in range(100):
+            loop.run_once(0)
+            if pump.paused:
+                break
+        assert pump.paused
+        # paused: the input fd is not watched, the backlog is bounded by high + one reply
+        assert loop._callbacks(rig.r_in) == (None, None)
+        assert len(pump.out) <= 8192 + 2400
+        # the peer reads everything: every reply arrives, in order, none lost
+        rig.end_input()
+        got = b""
+        deadline = time.monotonic() + GUARD
+        while not closed:
+            assert time.monotonic() < deadline
+            loop.run_once(0.05)
+            try:
+                got += os.read(rig.r_out, 1 << 20)
+            except BlockingIOError:
+                pass
+        while True:
+            try:
+                chunk = os.read(rig.r_out, 1 << 20)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        replies = [json.loads(x) for x in got.split(b"\n") if x]
+        assert [r["id"] for r in replies] == list(range(n))
+        assert all(r["result"]["messages"] for r in replies)
+
+
+def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
+    from tinymcp.pump import StreamPump
+    closed, logged = [], []
+    with pipe_rig(blocking=False) as rig:
+        pump = StreamPump(rig.loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
+                          high=8192, low=2048, hard=100000,
+                          log=lambda level, msg, exc=None: logged.append((level, msg)),
+                          name="client 9")
+        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
+            "topic": "t"}})) for i in range(200)))
+        for _ in range(100):
+            rig.loop.run_once(0)
+            if pump.paused:
+                break
+        assert pump.paused and not closed
+        note = line({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
+        while not closed:
+            pump.send(note)
+            assert len(pump.out) <= 100000
+        assert closed == [pump]
+        assert logged == [("warning", "client 9: closed: more than 100000 bytes of output "
+                           "waiting while it does not read")]
+
+
+@pytest.mark.parametrize("high", [None, 64])
+def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped(high):
+    # high=64: the reply alone passes the budget; the cancel read with it still drops it
+    from tinymcp import Server
+    from tinymcp.pump import StreamPump
+    closed = []
+    with pipe_rig(blocking=False) as rig:
+        marks = {} if high is None else {"high": high, "low": 16}
+        server = Server(named_config(["alpha", "beta", "gamma"]))
+        pump = StreamPump(rig.loop, server.session(), rig.r_in, rig.w_out, closed.append, **marks)
+        _write_all(rig.w_in, line(initialize()) + line(INITIALIZED)
+                   + line(req(5, "prompts/get", {"name": "alpha", "arguments": {"topic": "t"}}))
+                   + line({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                           "params": {"requestId": 5}})
+                   + line(req(6, "ping")))
+        rig.end_input()
+        deadline = time.monotonic() + GUARD
+        while not closed:
+            assert time.monotonic() < deadline
+            rig.loop.run_once(GUARD)
+        ids = [json.loads(x).get("id") for x in os.read(rig.r_out, 65536).split(b"\n") if x]
+        assert ids == [1, 6]
+        assert pump.closed
+
+
+# --- the hub ----------------------------------------------------------------------------------
+
+def names_of(server):
+    return list(server.config.prompts.names)
+
+
+def test_replace_config_from_a_thread_is_applied_by_the_loop_and_notifies():
+    from tinymcp import ConfigError
+    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
+        os.write(w_in, line(initialize()))
+        read_lines(loop, r_out, 1)
+        thread_error = []
+
+        def worker():
+            try:
+                server.replace_config({"prompts": 5})
+            except ConfigError as exc:
+                thread_error.append(exc)
+            server.replace_config(named_config(["two"]))
+
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join(GUARD)
+        assert thread_error and names_of(server) == ["one"]  # not applied off the loop
+        loop.run_once(GUARD)
+        assert names_of(server) == ["two"]
+        assert json.loads(os.read(r_out, 65536)) == LIST_CHANGED
+    # with no loop left, a replace is applied at once
+    server.replace_config(named_config(["three"]))
+    assert names_of(server) == ["three"]
+
+
+def test_a_real_change_is_logged_to_sessions_that_set_a_level():
+    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
+        os.write(w_in, line(initialize()) + line(req(2, "logging/setLevel", {"level": "notice"})))
+        read_lines(loop, r_out, 2)
+        hub.apply(server._load(named_config(["two"])))
+        loop.run_once(0)
+        notes = [json.loads(x) for x in os.read(r_out, 65536).split(b"\n") if x]
+        assert notes[0] == LIST_CHANGED
+        assert notes[1]["method"] == "notifications/message"
+        assert notes[1]["params"]["level"] == "notice" and notes[1]["params"]["data"]["prompts"] == 1

@@ -1,0 +1,66 @@
+"""The Server: page_size and limits overrides, and replace_config/apply_config deciding whether the prompts changed."""
+
+import json
+import os
+
+import pytest
+
+from conftest import LIST_CHANGED, Wire, initialize, limited_config, line, named_config, req, simple_config
+from tinymcp import ConfigError, Server, load_config
+from transport_helpers import piped_hub, read_lines
+
+
+def test_page_size_override_beats_config():
+    wire = Wire(simple_config(10, page_size=20), page_size=3)
+    wire.initialize()
+    assert [len(p) for p in wire.pages()] == [3, 3, 3, 1]
+
+
+def test_server_keyword_overrides_config_limits():
+    wire = Wire(limited_config(max_batch=3), limits={"max_batch": 1})
+    wire.initialize("2025-03-26")
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(2)]
+    assert wire.send(batch)[0]["error"]["code"] == -32600
+
+
+@pytest.mark.parametrize("options, expected", [
+    ({"page_size": 0}, [("page_size", "expected an integer of 1 or more, got 0")]),
+    ({"page_size": True}, [("page_size", "expected an integer, got true")]),
+    ({"limits": {"max_depth": True}}, [("limits.max_depth", "expected an integer, got true")]),
+    ({"limits": {"max_batch": -5}}, [("limits.max_batch", "expected an integer of 1 or more, got -5")]),
+])
+def test_server_options_are_validated_like_the_config(options, expected):
+    with pytest.raises(ConfigError) as info:
+        Server({"prompts": []}, **options)
+    assert info.value.problems == expected
+
+
+def test_apply_config_says_whether_the_prompts_changed():
+    server = Server(named_config(["a", "b"]))
+    assert server.apply_config(load_config(named_config(["a", "b"]))) is False
+    assert server.apply_config(load_config(named_config(["a", "b"], text="other {topic}"))) is True
+    assert server.apply_config(load_config(named_config(["a"], text="other {topic}"))) is True
+    render = lambda arguments: "x"  # noqa: E731
+    server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]}))
+    assert server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]})) is False
+    assert server.apply_config(load_config({"prompts": [{"name": "r", "render": lambda a: "x"}]})) is True
+
+
+def test_replace_config_with_the_same_prompts_notifies_no_one():
+    # Bug: only reload.py compared old and new (as file bytes), so
+    # server.replace_config(same_config) from Python told every session of a change.
+    # The server decides, whatever the source: the prompts, not the bytes or the rest.
+    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
+        os.write(w_in, line(initialize()) + line(req(2, "logging/setLevel", {"level": "info"})))
+        read_lines(loop, r_out, 2)
+        same = named_config(["one"])
+        same.update(ttl_ms=5, server={"title": "another title"})
+        server.replace_config(named_config(["one"]))
+        server.replace_config(same)
+        loop.run_once(0)
+        assert server.config.ttl_ms == 5  # applied all the same
+        server.replace_config(named_config(["one", "two"]))
+        loop.run_once(0)
+        notes = [json.loads(x) for x in os.read(r_out, 65536).split(b"\n") if x]
+        assert notes[0] == LIST_CHANGED and len(notes) == 2  # (the second: the logged reload)
+        assert notes[1]["params"]["data"] == {"message": "prompts reloaded", "prompts": 2}

@@ -1,0 +1,256 @@
+"""Connection state: the handshake state table, each request's era, stateless _meta rules, batches, listen streams."""
+
+import json
+
+import pytest
+
+from conftest import LISTEN, MODERN, Wire, meta, modern_wire, one, req, simple_config
+
+
+# --- the handshake state table ----------------------------------------------------------
+
+def test_ping_before_initialize(wire):
+    assert wire.result("ping") == {}
+
+
+def test_known_request_before_initialize_fails_at_once(wire):
+    expected = {
+        "code": -32602,
+        "message": "Session not initialized: send initialize before prompts/list, or give "
+                   "io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities "
+                   "in params._meta",
+        "data": {"supported": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]}}
+    assert wire.error("prompts/list") == expected
+    assert wire.error("prompts/list", {}) == expected  # params without _meta: the same
+
+
+def test_unknown_request_before_initialize_is_method_not_found(wire):
+    assert wire.error("server/discover-ish")["code"] == -32601
+
+
+def test_second_initialize_is_invalid_request(wire):
+    wire.initialize()
+    assert wire.error("initialize", {"protocolVersion": "2025-11-25"}) == {
+        "code": -32600, "message": "Invalid Request: already initialized"}
+
+
+def test_prompts_served_without_initialized_notification(wire):
+    wire.result("initialize", {"protocolVersion": "2025-11-25"})
+    assert len(wire.result("prompts/list")["prompts"]) == 3
+
+
+def test_initialize_cannot_be_cancelled(wire):
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+    )
+    assert [r["id"] for r in replies] == [1]
+
+
+def test_prompts_changed_notifies_only_when_promised():
+    wire = Wire(simple_config(), list_changed=True)
+    session = wire.session
+    assert session.prompts_changed() == b""  # not initialized yet
+    wire.send(req(1, "initialize", {"protocolVersion": "2025-11-25"}))
+    assert json.loads(session.prompts_changed()) == {
+        "jsonrpc": "2.0", "method": "notifications/prompts/list_changed"}
+    quiet = Wire(simple_config())
+    quiet.send(req(1, "initialize", {"protocolVersion": "2025-11-25"}))
+    assert quiet.session.prompts_changed() == b""
+
+
+def test_server_events_reach_sessions_at_their_level(wire):
+    assert wire.session.log_event("error", {"event": "reload failed"}) == b""  # not initialized
+    wire.initialize()
+    assert wire.session.log_event("error", {"event": "reload failed"}) == b""  # no level set
+    wire.result("logging/setLevel", {"level": "notice"})
+    assert json.loads(wire.session.log_event("notice", {"event": "reloaded"}))["params"] == {
+        "level": "notice", "logger": "tinymcp", "data": {"event": "reloaded"}}
+    assert wire.session.log_event("info", "quiet") == b""
+
+
+# --- each request's era ------------------------------------------------------------------
+
+def test_discover_without_meta_still_answers():
+    m = modern_wire()
+    m.send({"jsonrpc": "2.0", "id": 1, "method": "server/discover"})
+    [reply] = m.send({"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {}})
+    assert reply["result"]["supportedVersions"] == [MODERN]
+
+
+def test_discover_on_a_connection_that_ran_initialize():
+    m = modern_wire()
+    m.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}})
+    assert one(m.modern("server/discover"))["result"]["resultType"] == "complete"
+    [legacy] = m.send({"jsonrpc": "2.0", "id": 9, "method": "prompts/list"})
+    assert "resultType" not in legacy["result"] and len(legacy["result"]["prompts"]) == 3
+
+
+def test_nothing_is_inferred_from_earlier_requests():
+    m = modern_wire()
+    assert "result" in one(m.modern("prompts/list"))
+    [reply] = m.send({"jsonrpc": "2.0", "id": 50, "method": "prompts/list", "params": {}})
+    assert reply["error"]["code"] == -32602
+
+
+def test_mixed_legacy_and_modern_requests_on_one_connection():
+    m = modern_wire()
+    [init] = m.send({"jsonrpc": "2.0", "id": "i", "method": "initialize",
+                     "params": {"protocolVersion": "2024-11-05"}})
+    assert init["result"]["protocolVersion"] == "2024-11-05"
+    modern = one(m.modern("prompts/list"))["result"]
+    [legacy] = m.send({"jsonrpc": "2.0", "id": "l", "method": "prompts/list"})
+    assert modern["resultType"] == "complete" and "resultType" not in legacy["result"]
+    assert [p["name"] for p in modern["prompts"]] == [p["name"] for p in legacy["result"]["prompts"]]
+    [ping] = m.send({"jsonrpc": "2.0", "id": "p", "method": "ping"})
+    assert ping["result"] == {}
+
+
+@pytest.mark.parametrize("meta, missing", [
+    (None, "io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities"),
+    ({"io.modelcontextprotocol/clientCapabilities": {}}, "io.modelcontextprotocol/protocolVersion"),
+])
+def test_listen_without_its_version_key_names_the_missing_keys(meta, missing):
+    # subscriptions/listen exists only in the stateless era: before any handshake, a listen
+    # missing the version key is a modern request missing a field (-32602), not unknown.
+    m = modern_wire()
+    params = {"notifications": {"promptsListChanged": True}}
+    if meta is not None:
+        params["_meta"] = meta
+    [reply] = m.send({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": params})
+    assert reply["error"]["code"] == -32602
+    assert reply["error"]["message"] == "Invalid params: missing params._meta keys: " + missing
+
+
+def test_listen_without_meta_after_a_handshake_is_not_found():
+    m = modern_wire()
+    [init] = m.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})
+    assert init["result"]["protocolVersion"] == "2025-11-25"
+    [reply] = m.send({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {}})
+    assert reply["error"]["code"] == -32601
+
+
+# --- the stateless era's _meta -------------------------------------------------------------
+
+def test_missing_client_capabilities_is_invalid_params_naming_it():
+    m = modern_wire()
+    params = {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}
+    [reply] = m.send({"jsonrpc": "2.0", "id": 1, "method": "prompts/list", "params": params})
+    assert reply["error"]["code"] == -32602
+    assert reply["error"]["message"] == (
+        "Invalid params: missing params._meta keys: io.modelcontextprotocol/clientCapabilities")
+    assert reply["error"]["data"] == {"supported": [MODERN]}  # it named a stateless version
+
+
+@pytest.mark.parametrize("method", ["tools/list", "ping", "initialize", "subscriptions/listen",
+                                    "server/discover"])
+def test_unsupported_version_is_32022_whatever_the_method(method):
+    m = modern_wire()
+    error = one(m.modern(method, version="2099-01-01"))["error"]
+    assert error["code"] == -32022 and error["data"]["requested"] == "2099-01-01"
+
+
+def test_unsupported_version_echo_is_bounded():
+    m = modern_wire()
+    error = one(m.modern("prompts/list", version="9" * 100000))["error"]
+    assert error["code"] == -32022 and error["data"]["requested"] == "9" * 80 + "..."
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2099-01-01", "1.0"])
+def test_unsupported_version_is_32022_with_supported_and_requested(version):
+    m = modern_wire()
+    error = one(m.modern("prompts/list", version=version))["error"]
+    assert error == {"code": -32022, "message": "Unsupported protocol version",
+                     "data": {"supported": [MODERN], "requested": version}}
+
+
+def test_unsupported_version_wins_over_missing_keys():
+    m = modern_wire()
+    params = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}}
+    [reply] = m.send({"jsonrpc": "2.0", "id": 1, "method": "prompts/list", "params": params})
+    assert reply["error"]["code"] == -32022
+
+
+@pytest.mark.parametrize("level", ["verbose", 3, None, "DEBUG", ["debug"]])
+def test_unknown_log_level_is_invalid_params(level):
+    m = modern_wire()
+    reply = one(m.modern("prompts/list", **{"io.modelcontextprotocol/logLevel": level}))
+    assert reply["error"]["code"] == -32602
+
+
+# --- batches -----------------------------------------------------------------------------
+
+def test_batch_refused_unless_2025_03_26(wire):
+    wire.initialize("2025-06-18")
+    [reply] = wire.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}])
+    assert reply["id"] is None and reply["error"]["code"] == -32600
+
+
+def test_batch_refused_before_initialize(wire):
+    [reply] = wire.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}])
+    assert reply["error"]["code"] == -32600
+
+
+def test_empty_batch_is_invalid_request(wire):
+    wire.initialize("2025-03-26")
+    [reply] = wire.send([])
+    assert reply["error"]["code"] == -32600
+
+
+def test_batches_are_refused_for_modern_requests():
+    m = modern_wire()
+    m.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}})
+    m.validate = False
+    [batch] = m.send([{"jsonrpc": "2.0", "id": 2, "method": "prompts/list", "params": {"_meta": meta()}}])
+    assert batch[0]["error"]["code"] == -32600
+
+
+# --- listen streams ------------------------------------------------------------------------
+
+def test_listen_stream_gets_tagged_list_changed_after_a_runtime_change():
+    m = modern_wire(list_changed=True)
+    m.modern("subscriptions/listen", LISTEN, rid=7)
+    m.server.replace_config(simple_config(2))
+    [note] = m.decode(m.session.prompts_changed())
+    assert note == {"jsonrpc": "2.0", "method": "notifications/prompts/list_changed",
+                    "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 7}}}
+    assert len(one(m.modern("prompts/list"))["result"]["prompts"]) == 2
+
+
+def test_nothing_after_the_stream_is_cancelled():
+    m = modern_wire(list_changed=True)
+    m.modern("subscriptions/listen", LISTEN, rid=7)
+    assert m.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}) == []
+    m.server.replace_config(simple_config(2))
+    assert m.session.prompts_changed() == b""
+
+
+def test_types_not_asked_for_are_never_sent():
+    m = modern_wire(list_changed=True)
+    m.modern("subscriptions/listen", {"notifications": {"toolsListChanged": True}}, rid=1)
+    assert m.session.streams[1] == {}
+    assert m.session.prompts_changed() == b""
+
+
+def test_listen_without_a_change_source_honours_nothing():
+    m = modern_wire()
+    [ack] = m.modern("subscriptions/listen", LISTEN, rid=1)
+    assert ack["params"]["notifications"] == {}
+
+
+def test_several_streams_each_get_their_own_tag():
+    m = modern_wire(list_changed=True)
+    m.modern("subscriptions/listen", LISTEN, rid=1)
+    m.modern("subscriptions/listen", LISTEN, rid="two")
+    tags = [n["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]
+            for n in m.decode(m.session.prompts_changed())]
+    assert tags == [1, "two"]
+
+
+def test_legacy_session_and_listen_stream_both_notified():
+    m = modern_wire(list_changed=True)
+    m.send({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {"protocolVersion": "2025-11-25"}})
+    m.modern("subscriptions/listen", LISTEN, rid=5)
+    notes = m.decode(m.session.prompts_changed())
+    assert [n.get("params") for n in notes] == [None, {"_meta": {"io.modelcontextprotocol/subscriptionId": 5}}]
