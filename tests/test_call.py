@@ -199,3 +199,17 @@ def test_progress_in_a_modern_request():
                                        "io.modelcontextprotocol/clientCapabilities": {}})
     assert replies[0]["params"] == {"progressToken": 7, "progress": 1}
     assert replies[1]["result"]["resultType"] == "complete"
+
+
+def test_progress_of_an_int_no_float_can_hold_fails_the_request():
+    from conftest import Wire
+    import tinymcp
+
+    def render(arguments):
+        tinymcp.progress(10 ** 400)
+        return "x"
+
+    wire = Wire({"prompts": [{"name": "r", "render": render}]})
+    wire.initialize()
+    reply = wire.request("prompts/get", {"name": "r", "_meta": {"progressToken": "t"}})
+    assert reply["error"]["code"] == -32603

@@ -86,3 +86,53 @@ def test_batch_served_as_array_under_2025_03_26(wire):
 def test_batch_of_notifications_gets_no_reply(wire):
     wire.initialize("2025-03-26")
     assert wire.send([{"jsonrpc": "2.0", "method": "notifications/x"}]) == []
+
+
+def test_a_held_back_cancel_is_read_as_json_whatever_its_escapes():
+    from conftest import Wire
+    from conftest import simple_config
+    # served in turn, a cancel spelled with JSON escapes drops the reply; held back by a
+    # budget, it does the same
+    for method in ("notifications\\/cancelled", "\\u006eotifications/cancelled"):
+        wire = Wire(simple_config())
+        data = (b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","method":"'
+                + method.encode() + b'","params":{"requestId":1}}\n')
+        assert wire.session.receive_data(data) == b""
+        wire = Wire(simple_config())
+        assert wire.session.receive_data(data, budget=1) == b""
+        assert wire.session.resume() == b""
+
+
+def test_the_outbox_counts_a_batch_as_the_bytes_it_sends():
+    from tinymcp.outbox import Batch, Outbox
+    box = Outbox()
+    batch = Batch()
+    box.add(1, b"", b'{"id":1}\n', True, batch)
+    box.add(2, b'{"n":1}\n', b'{"id":2}\n', True, batch)
+    box.add(3, b"", b'{"id":3}\n', True)
+    size = box.size
+    box.cancel(2)
+    assert size - box.size == len(b'{"n":1}\n') + len(b'{"id":2}\n')
+    size = box.size
+    assert size == len(box.take()) == len(b'[{"id":1}]\n{"id":3}\n')
+    box.add(4, b"", b'{"id":4}\n', True, Batch())
+    box.cancel(4)
+    assert box.size == 0 and box.take() == b""
+
+
+def test_a_batch_and_its_cancel_at_the_budget_of_the_batch_line():
+    import json
+    from conftest import Wire
+    from conftest import simple_config
+    # the budget counts the array as sent (39 bytes): within it the batch of one cancel is
+    # served in turn and drops the reply; at it, the batch (not a notification, so never
+    # applied early) waits, and the reply goes out first
+    reply = b'[{"jsonrpc":"2.0","id":1,"result":{}}]\n'
+    for budget, expected in ((38, reply), (39, reply), (40, b"")):
+        wire = Wire(simple_config())
+        wire.session.receive_data(json.dumps({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {"protocolVersion": "2025-03-26"}}).encode() + b"\n")
+        out = wire.session.receive_data(
+            b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n'
+            b'[{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}]\n',
+            budget=budget)
+        assert out + wire.session.resume() == expected, budget

@@ -156,3 +156,41 @@ def test_a_real_change_is_logged_to_sessions_that_set_a_level():
         assert notes[0] == LIST_CHANGED
         assert notes[1]["method"] == "notifications/message"
         assert notes[1]["params"]["level"] == "notice" and notes[1]["params"]["data"]["prompts"] == 1
+
+
+def test_a_server_served_by_two_transports_tells_both():
+    import os
+    import select
+    from conftest import simple_config
+    from tinymcp import Server
+    from tinymcp.loop import Loop
+    from tinymcp.pump import Hub, StreamPump
+    server = Server(simple_config(1), list_changed=True)
+    loops, fds, readers = [], [], []
+    try:
+        for _ in range(2):
+            loop = Loop()
+            loops.append(loop)
+            hub = Hub(loop, server)
+            r_in, w_in = os.pipe()
+            r_out, w_out = os.pipe()
+            fds += [r_in, w_in, r_out, w_out]
+            hub.add(StreamPump(loop, server.session(), r_in, w_out, hub.discard))
+            os.write(w_in, b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}\n')
+            got = b""
+            while not got.endswith(b"\n"):
+                loop.run_once(5)
+                if select.select([r_out], [], [], 0)[0]:
+                    got += os.read(r_out, 65536)
+            readers.append((loop, r_out, hub))
+        server.replace_config(simple_config(2))
+        for loop, r_out, hub in readers:
+            loop.run_once(0)
+            assert os.read(r_out, 65536) == b'{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}\n'
+    finally:
+        for loop, _, hub in readers:
+            hub.close()
+        for loop in loops:
+            loop.close()
+        for fd in fds:
+            os.close(fd)

@@ -192,3 +192,12 @@ def test_python_api_replace_from_another_thread_reaches_a_running_session(world)
     proc.wait_stderr("worker: invalid config refused")
     rc, err, out = proc.finish()
     assert rc == 0, err
+
+
+def test_a_config_file_may_start_with_a_byte_order_mark(tmp_path):
+    import json
+    from conftest import simple_config
+    from tinymcp.reload import read_config
+    path = tmp_path / "c.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(simple_config(1)).encode())
+    assert read_config(str(path)) == simple_config(1)

@@ -64,3 +64,19 @@ def test_replace_config_with_the_same_prompts_notifies_no_one():
         notes = [json.loads(x) for x in os.read(r_out, 65536).split(b"\n") if x]
         assert notes[0] == LIST_CHANGED and len(notes) == 2  # (the second: the logged reload)
         assert notes[1]["params"]["data"] == {"message": "prompts reloaded", "prompts": 2}
+
+
+def test_a_change_of_json_type_or_of_template_escapes_is_a_change():
+    from tinymcp import Server, load_config
+
+    def prompt(**fields):
+        base = {"name": "p", "arguments": [{"name": "b"}], "messages": [{"role": "user", "text": "a"}]}
+        base.update(fields)
+        return {"prompts": [base]}
+
+    server = Server(prompt(_meta={"x": 1}))
+    for new in (prompt(_meta={"x": True}), prompt(_meta={"x": 1.0}), prompt(_meta={"x": 1.0, "y": 2}),
+                prompt(_meta={"y": 2, "x": 1.0}), prompt(messages=[{"role": "user", "text": "a {{b}}"}]),
+                prompt(messages=[{"role": "user", "text": "a {b}"}])):
+        assert server.apply_config(load_config(new)) is True, new
+    assert server.apply_config(load_config(prompt(messages=[{"role": "user", "text": "a {b}"}]))) is False

@@ -201,3 +201,13 @@ def test_eof_ends_streams_when_a_budget_held_lines_back_until_then():
     assert [r.get("id") for r in first] == [10] and m.session.pending == 2
     last = m.decode(m.session.receive_data(b"", 1))
     assert [(r.get("id"), r.get("method")) for r in last] == [(None, "notifications/cancelled"), (3, None)]
+
+
+def test_bytes_like_input_is_served_as_bytes():
+    from conftest import Wire
+    from conftest import simple_config
+    wire = Wire(simple_config())
+    out = wire.session.receive_data(bytearray(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'))
+    assert out == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
+    out = wire.session.receive_data(memoryview(b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n'))
+    assert out == b'{"jsonrpc":"2.0","id":2,"result":{}}\n'

@@ -254,3 +254,17 @@ def test_legacy_session_and_listen_stream_both_notified():
     m.modern("subscriptions/listen", LISTEN, rid=5)
     notes = m.decode(m.session.prompts_changed())
     assert [n.get("params") for n in notes] == [None, {"_meta": {"io.modelcontextprotocol/subscriptionId": 5}}]
+
+
+def test_list_changed_is_read_from_the_server_when_it_is_needed():
+    from conftest import Wire
+    from conftest import simple_config
+    from tinymcp import Server
+    server = Server(simple_config())
+    session = server.session()
+    server.list_changed = True
+    wire = Wire(simple_config())
+    wire.session = session
+    assert wire.initialize()["capabilities"]["prompts"] == {"listChanged": True}
+    assert session.prompts_changed() == b'{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}\n'
+    assert server.session(list_changed=False).prompts_changed() == b""
