@@ -5,18 +5,24 @@ Knows nothing of MCP. Signals and other threads wake the loop through a self-pip
 only bound the ``select`` timeout; with none pending the loop sleeps until an fd is ready.
 """
 
-import heapq
 import os
 import select
-import selectors
-import signal
-import threading
 import time
-from collections import deque
+
+try:  # the C parts their modules wrap, without those modules' imports
+    from _collections import deque
+    from _heapq import heappop, heappush
+    from _thread import allocate_lock
+    import _signal as signal
+except ImportError:  # pragma: no cover
+    from collections import deque
+    from heapq import heappop, heappush
+    from threading import Lock as allocate_lock
+    import signal
 
 __all__ = ["Loop", "Timer"]
 
-READ, WRITE = selectors.EVENT_READ, selectors.EVENT_WRITE
+READ, WRITE = 1, 2  # selectors.EVENT_READ, selectors.EVENT_WRITE
 
 
 class _Epoll:
@@ -55,6 +61,7 @@ class _Selector:
     """Any other platform: the ``selectors`` default, answering ``(fd, mask)`` pairs."""
 
     def __init__(self):
+        import selectors
         self._selector = selectors.DefaultSelector()
         self.register = self._selector.register
         self.modify = self._selector.modify
@@ -96,7 +103,7 @@ class Loop:
         self._pending = deque()
         self._timers = []
         #: guards the wake-up pipe against a write from another thread after close()
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         self.closed = False
         self._signals = deque()
         self._signal_handlers = {}
@@ -192,13 +199,13 @@ class Loop:
     def call_later(self, delay, callback):
         """Run ``callback()`` from the loop after ``delay`` seconds; returns a ``Timer``."""
         timer = Timer(time.monotonic() + max(delay, 0.0), callback)
-        heapq.heappush(self._timers, timer)
+        heappush(self._timers, timer)
         return timer
 
     def _timeout(self, timeout):
         timers = self._timers
         while timers and timers[0].callback is None:
-            heapq.heappop(timers)
+            heappop(timers)
         if self._pending or self._signals:
             return 0
         if not timers:
@@ -210,7 +217,7 @@ class Loop:
         timers = self._timers
         now = time.monotonic()
         while timers and timers[0].when <= now:
-            timer = heapq.heappop(timers)
+            timer = heappop(timers)
             callback, timer.callback = timer.callback, None
             if callback is not None:
                 callback()

@@ -18,10 +18,14 @@ connection is closed with a line in the log.
 
 import errno
 import os
-import signal
 import sys
 
 from .server import no_log
+
+try:  # the signal functions and numbers without signal.py's enum wrappers (and imports)
+    import _signal as signal
+except ImportError:  # pragma: no cover
+    import signal
 
 __all__ = ["StreamPump", "Hub", "stderr_log", "READ_SIZE", "DRAIN_SECONDS"]
 

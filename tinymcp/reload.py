@@ -10,10 +10,10 @@ the last one read is not parsed again: only its digest is kept, not its bytes.
 """
 
 import os
-import signal
 
 from .errors import ConfigError
 from .jsonrpc import loads
+from .pump import signal
 
 __all__ = ["ConfigFile", "read_config", "WATCH_INTERVAL"]
 

@@ -1,22 +1,37 @@
-"""The stdio transport (every revision, transports-stdio "stdio"): a pump between fds and a Session.
+"""The stdio transport (every revision, transports-stdio "stdio"): stdin and stdout to a Session.
 
 The server reads JSON-RPC messages from stdin and writes them to stdout; it MUST NOT
 write anything to stdout that is not a valid MCP message, and MAY log to stderr. So
 while serving, the wire keeps a private duplicate of fd 1, and fd 1 and ``sys.stdout``
 point at stderr: a stray ``print()`` (or a child process) cannot corrupt the stream.
+
+Three ways to serve, by what is needed: ``_Direct`` (one session, ``poll()`` on stdin
+and a wake-up pipe: signals, reloads, changes from other threads), the loop path
+(``loop`` and ``pump``, when a timer is needed: ``--watch``), and a plain blocking loop
+where pipes cannot be polled (Windows).
 """
 
 import os
+import select
 import stat
 import sys
+import time
 
-from .pump import READ_SIZE, Hub, StreamPump, stderr_log
+from .pump import (_QUIET_ERRORS, DRAIN_SECONDS, HIGH_WATER, READ_SIZE, Hub, StreamPump, signal,
+                   stderr_log)
+
+try:
+    from _collections import deque
+except ImportError:  # pragma: no cover
+    from collections import deque
 
 __all__ = ["serve_stdio", "stderr_log", "StreamPump"]
 
 #: Windows cannot poll pipes (select takes sockets only): stdio is served there by a
 #: plain blocking read-serve-write loop instead (no --watch, SIGHUP or run-time changes).
 CAN_POLL_PIPES = os.name != "nt"
+#: ``poll()`` on any fd stdin may be (macOS's refuses terminals: the loop's kqueue serves there)
+CAN_POLL_ANY = hasattr(select, "poll") and sys.platform != "darwin"
 
 
 def _nonblocking_if_pipe(fd):
@@ -72,9 +87,11 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None, log=None):
     os.dup2(2, out_fd)
     saved_stdout, sys.stdout = sys.stdout, sys.stderr
     try:
-        if poll:
+        if not poll:
+            return _serve_blocking(server, in_fd, wire, source, log)
+        if (source is not None and source.watch) or not CAN_POLL_ANY:
             return _serve_polled(server, in_fd, wire, source, log)
-        return _serve_blocking(server, in_fd, wire, source, log)
+        return _serve_direct(server, in_fd, wire, source, log)
     finally:
         os.close(wire)
         os.dup2(saved_out, out_fd)
@@ -109,3 +126,170 @@ def _serve_polled(server, in_fd, wire, source, log):
                 except OSError:
                     pass
     return 0
+
+
+def _serve_direct(server, in_fd, wire, source, log):
+    """One session with ``_Direct``, the fds' blocking modes put back afterwards."""
+    in_blocking = _nonblocking_if_pipe(in_fd)
+    out_blocking = _nonblocking_if_pipe(wire)
+    direct = _Direct(server, in_fd, wire, log)
+    try:
+        return direct.run(source)
+    finally:
+        direct.close()
+        for fd, was in ((wire, out_blocking), (in_fd, in_blocking)):
+            if was is not None:
+                try:
+                    os.set_blocking(fd, was)
+                except OSError:
+                    pass
+
+
+class _Direct:
+    """Serves one session on the calling thread: ``poll()`` waits for stdin or the
+    wake-up pipe; what a read makes is written at once, and stdin is read again only
+    when it is all written (backpressure: the session serves within ``HIGH_WATER`` at a
+    time). Signals (SIGTERM/SIGINT stop, SIGHUP reloads; where Python allows handlers:
+    the main thread) and work handed over by other threads (``Server.replace_config``)
+    arrive through the wake-up pipe. To the ``Hub`` and ``reload.ConfigFile`` it is both
+    the loop (``add_signal_handler``, ``call_soon_threadsafe``) and the one pump
+    (``session``, ``send``)."""
+
+    def __init__(self, server, in_fd, wire, log):
+        self.server, self.in_fd, self.wire, self.log = server, in_fd, wire, log
+        self.session = server.session(log=log)
+        self.out = bytearray()
+        self.stopping = False
+        self._wake_r, self._wake_w = os.pipe()
+        for fd in (self._wake_r, self._wake_w):
+            os.set_blocking(fd, False)
+        self._signals, self._calls = deque(), deque()
+        self._handlers, self._saved, self._old_wakeup = {}, {}, None
+        self._poll = select.poll()
+        self._poll.register(in_fd, select.POLLIN)
+        self._poll.register(self._wake_r, select.POLLIN)
+        self._hub = Hub(self, server, log)
+        self._hub.add(self)
+
+    # --- the loop and the pump, to the Hub and the config file --------------------------
+
+    def add_signal_handler(self, signum, callback):
+        """Run ``callback(signum)`` from the serving loop (not in the signal handler);
+        ignored off the main thread, where Python allows no signal handlers."""
+        try:
+            if self._old_wakeup is None:
+                self._old_wakeup = signal.set_wakeup_fd(self._wake_w)
+            self._saved.setdefault(signum, signal.signal(signum, self._on_signal))
+        except ValueError:
+            return
+        self._handlers[signum] = callback
+
+    def _on_signal(self, signum, frame):
+        self._signals.append(signum)
+
+    def call_soon_threadsafe(self, callback):
+        self._calls.append(callback)
+        try:
+            os.write(self._wake_w, b"\0")
+        except OSError:
+            pass  # the pipe is full: a wake-up is pending anyway
+        return True
+
+    def send(self, data):
+        self.out += data
+
+    # --- serving ---------------------------------------------------------------------
+
+    def run(self, source):
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            self.add_signal_handler(signum, self._stop)
+        if source is not None:
+            source.attach(self, self.server, self._hub.report_config_error, self.log)
+        try:
+            self._serve()
+        finally:
+            if source is not None:
+                source.detach()
+        if self.stopping:
+            self.session.discard_pending()
+            self.out += self.session.end_streams()
+            self._flush(time.monotonic() + DRAIN_SECONDS)
+        return 0
+
+    def _serve(self):
+        session, in_fd, wake_r, poll = self.session, self.in_fd, self._wake_r, self._poll.poll
+        while not self.stopping:
+            for fd, _ in poll():
+                if fd == wake_r:
+                    self._run_calls()
+                    self._flush()
+                    continue
+                try:
+                    data = os.read(in_fd, READ_SIZE)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    data = b""  # the host is gone: serve what was read
+                self.out += session.receive_data(data, HIGH_WATER)
+                self._flush()
+                while session.pending and not self.stopping:
+                    self.out += session.resume(HIGH_WATER)
+                    self._flush()
+                if not data or self.out:  # EOF served, or stdout gone
+                    return
+
+    def _flush(self, deadline=None):
+        """Write all output; while stdout is full, wait for it (and for wake-ups). Gives
+        up at ``deadline``, or on a stop when there is none, or when stdout is gone
+        (the output is then dropped, and ``out`` left non-empty)."""
+        out = self.out
+        while out:
+            try:
+                del out[:os.write(self.wire, out)]
+                continue
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError as exc:
+                if exc.errno not in _QUIET_ERRORS:
+                    self.log("warning", "stdio: closed: write failed: %s" % exc)
+                return
+            if self._wait_writable(deadline):
+                return
+
+    def _wait_writable(self, deadline):
+        """Wait until stdout takes more; True when the wait should end the flush."""
+        waiting = select.poll()
+        waiting.register(self.wire, select.POLLOUT)
+        waiting.register(self._wake_r, select.POLLIN)
+        left = None if deadline is None else max(0, deadline - time.monotonic())
+        if left == 0:
+            return True
+        for fd, _ in waiting.poll(None if left is None else left * 1000):
+            if fd == self._wake_r:
+                self._run_calls()
+        return deadline is None and self.stopping
+
+    def _run_calls(self):
+        try:
+            while os.read(self._wake_r, 4096):
+                pass
+        except OSError:
+            pass
+        while self._signals:
+            signum = self._signals.popleft()
+            if signum in self._handlers:
+                self._handlers[signum](signum)
+        while self._calls:
+            self._calls.popleft()()
+
+    def _stop(self, signum):
+        self.stopping = True
+
+    def close(self):
+        self._hub.close()
+        for signum, old in self._saved.items():
+            signal.signal(signum, old)
+        if self._old_wakeup is not None:
+            signal.set_wakeup_fd(self._old_wakeup)
+        for fd in (self._wake_r, self._wake_w):
+            os.close(fd)

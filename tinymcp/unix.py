@@ -17,7 +17,6 @@ with SO_PEERCRED where the platform has it: the server's own uid and root, plus 
 import errno
 import itertools
 import os
-import signal
 import socket
 import stat
 import struct
@@ -25,7 +24,7 @@ import sys
 
 from .errors import ListenError
 from .loop import Loop
-from .pump import READ_SIZE, Hub, StreamPump, stderr_log
+from .pump import READ_SIZE, Hub, StreamPump, signal, stderr_log
 
 __all__ = ["serve_unix", "listen", "ListenError", "peer_allowed", "peer_credentials",
            "DEFAULT_MAX_CLIENTS"]
