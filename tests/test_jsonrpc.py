@@ -233,3 +233,12 @@ def test_scanner_falls_back_to_the_json_module_when_the_c_scanner_is_missing_or_
                 decode(line)
             errors.append(info.value.message)
         assert errors == expected_errors
+
+
+def test_an_encoded_result_is_spliced_into_the_same_bytes_as_encoding_it_whole():
+    from tinymcp.jsonrpc import Encoded, encode, encode_response, response
+    for rid in (1, "x\u00e9\ud800", 10 ** 20):
+        for result in ({}, {"prompts": [{"name": "\u2028"}], "nextCursor": "a"}, {"k": [1.5, None]}):
+            whole = encode(response(rid, result))
+            assert encode_response(rid, result) == whole
+            assert encode_response(rid, Encoded(encode(result)[:-1])) == whole

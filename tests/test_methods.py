@@ -237,3 +237,18 @@ def test_listen_needs_a_filter_object(notifications):
     m = modern_wire(list_changed=True)
     params = {} if notifications is None else {"notifications": notifications}
     assert one(m.modern("subscriptions/listen", params))["error"]["code"] == -32602
+
+
+def test_a_page_asked_for_again_is_the_same_bytes_until_the_config_changes():
+    from conftest import Wire, simple_config
+    wire = Wire(simple_config(5, page_size=2))
+    wire.initialize()
+    ask = b'{"jsonrpc":"2.0","id":7,"method":"prompts/list","params":{}}\n'
+    first = wire.session.receive_data(ask)
+    assert wire.session.receive_data(ask) == first
+    cached = wire.server.config.pages
+    wire.server.replace_config(simple_config(6, page_size=2, ttl_ms=5))
+    assert wire.server.config.pages is not cached
+    assert wire.session.receive_data(ask) == first  # (the first page did not change)
+    bad = wire.request("prompts/list", {"cursor": ["not", "a", "cursor"]})
+    assert bad["error"]["code"] == -32602

@@ -100,7 +100,8 @@ def test_null_fields_are_config_errors_whatever_else_the_prompt_holds():
 
 def test_fast_path_and_full_validator_agree_on_generated_prompts():
     from generated_prompts import generated_prompt
-    from tinymcp.models import Prompt, fast_prompt
+    from tinymcp.models import Prompt, fast_prompt, listing_of_plain
+    from tinymcp.revisions import REVISIONS
     from tinymcp.validate import Check
     rng = random.Random(11)
     fast_taken = 0
@@ -109,9 +110,14 @@ def test_fast_path_and_full_validator_agree_on_generated_prompts():
         check = Check()
         full = Prompt.from_wire(check, p, "prompts[0]")
         fast = fast_prompt(p)
+        assert (fast_prompt(p, build=False) is True) == (fast is not None)
         if fast is not None:
             fast_taken += 1
             assert check.problems == [] and fast == full, (p, check.problems)
+            # a prompt kept as its dict is listed as the built one would be
+            for rev in REVISIONS.values():
+                assert listing_of_plain(p, rev) == full.listing(rev)
+                assert list(listing_of_plain(p, rev)) == list(full.listing(rev))  # key order
     assert fast_taken > 600  # the fast path was really exercised
 
 

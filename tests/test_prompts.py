@@ -196,3 +196,18 @@ def test_failing_complete_callable_is_internal_error(broken):
     error = wire.complete("a", "x")["error"]
     assert error["code"] == -32603 and error["message"] == "Internal error" and error["data"]["errorId"]
     assert len(logged) == 1
+
+
+def test_an_owned_configs_prompts_stay_dicts_until_got_and_few_stay_built(monkeypatch):
+    from tinymcp.config import load_config
+    from tinymcp.prompts import PromptSet
+    monkeypatch.setattr(PromptSet, "BUILT_KEPT", 2)
+    config = simple_config(5)
+    prompts = load_config(config, owned=True).prompts
+    built = load_config(config).prompts
+    assert all(type(entry) is dict for entry in prompts.by_name.values())
+    assert prompts == built
+    for name in prompts.names:
+        assert prompts.get(name) == built.get(name)
+    assert list(prompts._built) == ["p003", "p004"]  # the two got last
+    assert prompts.get("nope") is None

@@ -128,19 +128,20 @@ def main(argv=None, default_config=None, default_name="default config"):
     if opts.get("version"):
         sys.stdout.write("tinymcp %s\n" % __version__)
         return 0
-    from .server import Server
     # Everything made from here to serving lives as long as the server: no collection
     # while it is made (each would re-scan it all), then _ready_to_serve() freezes it out
     # of the collector's way.
     import gc
     gc.disable()
     try:
-        return _main(opts, Server, default_config, default_name)
+        return _main(opts, default_config, default_name)
     finally:
         gc.enable()  # (serving turned it back on already; this covers the early returns)
 
 
-def _main(opts, Server, default_config, default_name):
+def _main(opts, default_config, default_name):
+    from .config import load_config
+    from .server import Server
     source = None
     try:
         if opts["config"] is None:
@@ -153,7 +154,9 @@ def _main(opts, Server, default_config, default_name):
             config = source.load()
         # listChanged is promised exactly when a change source exists: a config file can
         # be reloaded (SIGHUP, --watch); the embedded default prompts never change.
-        server = Server(config, page_size=opts["page_size"], list_changed=source is not None)
+        # (the dicts are ours alone: prompts are validated now, built when first got)
+        server = Server(load_config(config, owned=True), page_size=opts["page_size"],
+                        list_changed=source is not None)
     except ConfigError as exc:
         where = opts["config"] or default_name
         sys.stderr.write("tinymcp: invalid config %s:\n" % where)

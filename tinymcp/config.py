@@ -8,7 +8,7 @@ of them in one ``ConfigError``.
 from .errors import ConfigError
 from .limits import Limits
 from .models import Prompt, fast_prompt
-from .prompts import PromptSet
+from .prompts import EncodedCache, PromptSet
 from .revisions import LOG_LEVELS
 from .validate import Check
 
@@ -26,7 +26,8 @@ class ServerConfig:
     """What a server serves: identity, instructions, page size, limits and the prompt set."""
 
     __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts", "ttl_ms",
-                 "cache_scope", "log_level", "limits")
+                 "cache_scope", "log_level", "limits", "pages")
+    _GIVEN = __slots__[:-1]
 
     def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
                  page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public",
@@ -44,10 +45,12 @@ class ServerConfig:
         self.log_level = log_level
         #: the limits in force (``Limits``): defaults, then the config's ``limits`` object
         self.limits = limits if limits is not None else Limits()
+        #: encoded prompts/list results of this config, by (cursor, version, stateless)
+        self.pages = EncodedCache()
 
     def with_overrides(self, page_size=None, limits=None):
         """A copy with ``Server(page_size=..., limits=...)`` applied over the file's values."""
-        values = {k: getattr(self, k) for k in self.__slots__}
+        values = {k: getattr(self, k) for k in self._GIVEN}
         if page_size is not None:
             values["page_size"] = page_size
         if limits:
@@ -74,30 +77,37 @@ def _server_info(check, config):
     return info
 
 
-def _prompts(check, config):
-    """The validated prompts, in declared order (duplicate names reported once each)."""
+def _prompts(check, config, owned):
+    """The validated prompts, in declared order (duplicate names reported once each);
+    with ``owned``, those of the common shape are kept as their dicts (built on use)."""
     entries = {}
     seen = set()
     for i, item in enumerate(check.field(config, "prompts", "", "list", required=True) or ()):
-        prompt = fast_prompt(item)  # the common shape, checked directly
+        prompt = fast_prompt(item, build=not owned)  # the common shape, checked directly
         if prompt is None:  # anything else: the full validator names every problem
             path = "prompts[%d]" % i
             check.unique_name(item, path, seen, "prompt")
             prompt = Prompt.from_wire(check, item, path)
-            if prompt is None:
-                continue
-        elif prompt.name in seen:
-            check.fail("prompts[%d].name" % i, "duplicate prompt name %r" % prompt.name)
+            if prompt is not None:
+                entries[prompt.name] = prompt
             continue
-        else:
-            seen.add(prompt.name)
-        entries[prompt.name] = prompt
+        name = item["name"]
+        if name in seen:
+            check.fail("prompts[%d].name" % i, "duplicate prompt name %r" % name)
+            continue
+        seen.add(name)
+        entries[name] = item if prompt is True else prompt  # (True: kept as its dict)
     return entries
 
 
-def load_config(config):
+def load_config(config, owned=False):
     """Validate a config dict whole; return a ``ServerConfig`` or raise ``ConfigError``
-    listing every problem with its path."""
+    listing every problem with its path.
+
+    ``owned``: the caller hands the dicts over and never changes them (a config just
+    parsed from JSON). Every prompt is still validated now, but those of the common shape
+    are built only when first got, and listed straight from their dicts.
+    """
     if isinstance(config, ServerConfig):
         return config
     check = Check()
@@ -110,7 +120,7 @@ def load_config(config):
     cache_scope = check.one_of(config, "cache_scope", "", ("public", "private"), "public")
     log_level = check.one_of(config, "log_level", "", LOG_LEVELS)
     limits = Limits.from_wire(check, config["limits"], "limits") if "limits" in config else {}
-    entries = _prompts(check, config)
+    entries = _prompts(check, config, owned)
     if check.problems:
         raise ConfigError(check.problems)
     return ServerConfig(PromptSet(entries), page_size=page_size or DEFAULT_PAGE_SIZE,

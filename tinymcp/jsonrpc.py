@@ -8,7 +8,8 @@ newlines and MUST NOT contain embedded newlines, so we split on b"\\n" only (nev
 
 from .errors import InvalidRequest, ParseError
 
-__all__ = ["LineBuffer", "TooLong", "TooDeep", "read_line", "decode", "encode", "loads",
+__all__ = ["LineBuffer", "TooLong", "TooDeep", "read_line", "decode", "encode", "loads", "Encoded",
+           "encode_response",
            "response", "error", "notification", "check_id", "is_response"]
 
 
@@ -367,8 +368,24 @@ def encode(message):
 
 # --- messages ----------------------------------------------------------------------------
 
+class Encoded:
+    """A result already encoded (``data``: one JSON value, no newline), sent as it is."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data):
+        self.data = data
+
+
 def response(rid, result):
     return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+
+def encode_response(rid, result):
+    """``encode(response(rid, result))``, also for an ``Encoded`` result."""
+    if type(result) is Encoded:
+        return b'{"jsonrpc":"2.0","id":' + _dumps(rid).encode("ascii") + b',"result":' + result.data + b"}\n"
+    return _dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode("ascii") + b"\n"
 
 
 def error(rid, err):

@@ -11,7 +11,7 @@ revision, it asks of ``call.revision`` (``revisions``).
 
 from .call import enter, leave
 from .errors import InvalidParams, clip
-from .jsonrpc import notification
+from .jsonrpc import Encoded, encode, notification
 from .prompts import check_arguments, complete_argument, render, rendered_size
 from .revisions import STATELESS_VERSIONS, handshake
 from .content import needs_shaping, shape_content
@@ -114,16 +114,27 @@ def _list_params(params):
 
 
 def _prompts_list(session, call, cursor):
+    """A page, encoded once per config, cursor and revision (``ServerConfig.pages``): the
+    same request gets the same bytes until the config changes."""
     config = session.server.config
-    prompts, next_cursor = config.prompts.page(cursor, config.page_size,
-                                               config.cache_scope if call.stateless else "")
-    rev = call.revision
-    result = {"prompts": [p.listing(rev) for p in prompts]}
+    key = (cursor, call.revision.version, call.stateless)
+    if type(cursor) is not str and cursor is not None:
+        key = None  # (an invalid cursor, refused below; never a key)
+    data = config.pages.get(key) if key is not None else None
+    if data is not None:
+        return Encoded(data)
+    listings, next_cursor = config.prompts.page(cursor, config.page_size,
+                                                config.cache_scope if call.stateless else "",
+                                                call.revision)
+    result = {"prompts": listings}
     if next_cursor is not None:
         result["nextCursor"] = next_cursor
     if call.stateless:
         _cache_hints(session, result)
-    return result
+        stateless_result(session, call, result)
+    data = encode(result)[:-1]
+    config.pages.put(key, data)
+    return Encoded(data)
 
 
 def _prompt(session, name):

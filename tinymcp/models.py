@@ -13,7 +13,7 @@ from .jsonrpc import encode
 from .template import Template, parse_template
 from .validate import surrogate_at
 
-__all__ = ["Prompt", "PromptArgument", "fast_prompt"]
+__all__ = ["Prompt", "PromptArgument", "fast_prompt", "listing_of_plain"]
 
 _EMPTY_TUPLE = ()
 _EMPTY_DICT = {}  # shared: never written to (Prompt._defaults when no argument has one)
@@ -256,8 +256,9 @@ def _fast_identity(obj):
     return name
 
 
-def _fast_arguments(p):
-    """The arguments of ``p`` when each is a plain one (no completions); else None."""
+def _fast_arguments(p, build):
+    """The arguments of ``p`` (built, or their names) when each is a plain one (no
+    completions); else None."""
     if "arguments" not in p:
         return []
     raw_args = p["arguments"]
@@ -275,13 +276,14 @@ def _fast_arguments(p):
                 or ("default" in a and (type(default) is not str or required)):
             return None
         names.add(name)
-        arguments.append(PromptArgument(name, a.get("title"), a.get("description"), required, default))
+        arguments.append(PromptArgument(name, a.get("title"), a.get("description"), required, default)
+                         if build else name)
     return arguments
 
 
-def _fast_messages(p, names):
-    """The messages of ``p`` when each is ``{role, text}`` whose placeholders are all
-    among ``names``; else None."""
+def _fast_messages(p, names, build):
+    """The messages of ``p`` (built, or True) when each is ``{role, text}`` whose
+    placeholders are all among ``names``; else None."""
     raw_msgs = p.get("messages")
     if type(raw_msgs) is not list or not raw_msgs:
         return None
@@ -304,22 +306,49 @@ def _fast_messages(p, names):
             templated.append(("text", None, tpl))
         else:
             text = tpl  # {{ and }} undone
-        messages.append(({"role": role, "content": {"type": "text", "text": text}}, templated))
-    return messages
+        if build:
+            messages.append(({"role": role, "content": {"type": "text", "text": text}}, templated))
+    return messages if build else True
 
 
-def fast_prompt(p):
+def fast_prompt(p, build=True):
     """The common prompt shape (text messages, plain arguments) checked directly: a
-    ``Prompt`` equal to what ``Prompt.from_wire`` makes of ``p``, or None for anything
-    else, which ``from_wire`` then examines and reports."""
+    ``Prompt`` equal to what ``Prompt.from_wire`` makes of ``p`` (with ``build`` false:
+    True, and nothing made), or None for anything else, which ``from_wire`` then
+    examines and reports."""
     if type(p) is not dict or not _FAST_PROMPT_KEYS.issuperset(p):
         return None
     name = _fast_identity(p)
-    arguments = _fast_arguments(p) if name is not None else None
+    arguments = _fast_arguments(p, build) if name is not None else None
     if arguments is None:
         return None
-    messages = _fast_messages(p, {a.name for a in arguments})
+    messages = _fast_messages(p, {a.name for a in arguments} if build else set(arguments), build)
     if messages is None:
         return None
+    if not build:
+        return True
     return Prompt(name, p.get("title"), p.get("description"), None, None, arguments, messages)
 
+
+def listing_of_plain(p, rev):
+    """``Prompt.listing(rev)`` of a prompt ``fast_prompt`` accepts, read off its dict (a
+    prompt kept unbuilt: see ``prompts.PromptSet``)."""
+    out = {"name": p["name"]}
+    if rev.titles and "title" in p:
+        out["title"] = p["title"]
+    if "description" in p:
+        out["description"] = p["description"]
+    raw_args = p.get("arguments")
+    if raw_args:
+        args = []
+        for a in raw_args:
+            arg = {"name": a["name"]}
+            if rev.titles and "title" in a:
+                arg["title"] = a["title"]
+            if "description" in a:
+                arg["description"] = a["description"]
+            if a.get("required"):
+                arg["required"] = True
+            args.append(arg)
+        out["arguments"] = args
+    return out

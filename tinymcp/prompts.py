@@ -8,9 +8,10 @@ import binascii
 
 from .content import messages_from_render
 from .errors import CallbackFailed, InvalidParams, clip
+from .models import fast_prompt, listing_of_plain
 from .validate import describe
 
-__all__ = ["PromptSet", "encode_cursor", "decode_cursor", "check_arguments", "render",
+__all__ = ["PromptSet", "EncodedCache", "encode_cursor", "decode_cursor", "check_arguments", "render",
            "rendered_size", "complete_argument", "MAX_COMPLETIONS"]
 
 #: 2025-11-25 completion "Completion Results": at most 100 values per response (2026-07-28
@@ -19,25 +20,59 @@ MAX_COMPLETIONS = 100
 
 
 class PromptSet:
-    """Prompts by name, with stable cursors over the sorted names."""
+    """Prompts by name, with stable cursors over the sorted names.
 
-    __slots__ = ("by_name", "names")
+    An entry is a ``Prompt``, or the plain dict of one that ``fast_prompt`` accepted at
+    load (a config the loader owns: nobody else holds or changes the dicts). A plain one
+    is listed straight from its dict and built when it is first got; at most
+    ``BUILT_KEPT`` built ones are kept, so memory stays near the size of the config
+    however many prompts are fetched.
+    """
+
+    __slots__ = ("by_name", "names", "_built")
+
+    BUILT_KEPT = 1024
 
     def __init__(self, prompts):
         self.by_name = prompts if type(prompts) is dict else {p.name: p for p in prompts}
         self.names = sorted(self.by_name)
+        self._built = {}  # name -> the Prompt built from its plain dict, oldest first
 
     def __len__(self):
         return len(self.names)
 
     def __eq__(self, other):
         """The same prompts, serving the same things (what a reload compares)."""
-        return type(other) is PromptSet and self.by_name == other.by_name
+        if type(other) is not PromptSet or self.by_name.keys() != other.by_name.keys():
+            return False
+        theirs = other.by_name
+        for name, entry in self.by_name.items():
+            other_entry = theirs[name]
+            if type(entry) is dict and type(other_entry) is dict:
+                if entry != other_entry:
+                    return False
+            elif self.get(name) != other.get(name):
+                return False
+        return True
 
     __hash__ = None
 
-    def page(self, cursor, size, scope=""):
-        """``(prompts, next_cursor)``; ``next_cursor`` is None on the last page.
+    def get(self, name):
+        """The ``Prompt`` named ``name``, or None."""
+        entry = self.by_name.get(name)
+        if type(entry) is not dict:
+            return entry
+        built = self._built.get(name)
+        if built is None:
+            built = fast_prompt(entry)
+            if len(self._built) >= self.BUILT_KEPT:
+                del self._built[next(iter(self._built))]
+            self._built[name] = built
+        return built
+
+    def page(self, cursor, size, scope, rev):
+        """``(listings, next_cursor)``: the ``Prompt`` objects of one ``prompts/list``
+        page as revision ``rev`` defines them; ``next_cursor`` is None on the last page.
 
         A cursor names the last prompt of the previous page (by name, not offset),
         so prompts added or removed meanwhile cause neither duplicates nor skips
@@ -51,12 +86,41 @@ class PromptSet:
             start = bisect_right(self.names, decode_cursor(cursor, scope))
         names = self.names[start:start + size]
         by_name = self.by_name
-        prompts = [by_name[n] for n in names]
+        listings = []
+        for n in names:
+            entry = by_name[n]
+            listings.append(listing_of_plain(entry, rev) if type(entry) is dict else entry.listing(rev))
         more = start + size < len(self.names)
-        return prompts, (encode_cursor(names[-1], scope) if more else None)
+        return listings, (encode_cursor(names[-1], scope) if more else None)
 
-    def get(self, name):
-        return self.by_name.get(name)
+
+class EncodedCache:
+    """Encoded results by key, at most ``MAX_BYTES`` of them (the oldest go first): a
+    page asked for again is sent without being listed and encoded again. Each config has
+    its own, so a change starts it afresh."""
+
+    __slots__ = ("_data", "_size")
+
+    MAX_BYTES = 2 * 1024 * 1024
+
+    def __init__(self):
+        self._data = {}
+        self._size = 0
+
+    def get(self, key):
+        return self._data.get(key)
+
+    def put(self, key, data):
+        if len(data) > self.MAX_BYTES:
+            return
+        cache = self._data
+        old = cache.pop(key, None)
+        if old is not None:
+            self._size -= len(old)
+        while cache and self._size + len(data) > self.MAX_BYTES:
+            self._size -= len(cache.pop(next(iter(cache))))
+        cache[key] = data
+        self._size += len(data)
 
 
 # Cursor = urlsafe base64 of (4-byte CRC of the scope and name, name). The CRC and a

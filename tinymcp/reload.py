@@ -12,6 +12,7 @@ the last one read is not parsed again: only its digest is kept, not its bytes.
 import os
 
 from .errors import ConfigError
+from .config import load_config
 from .jsonrpc import loads
 from .pump import signal
 
@@ -135,7 +136,7 @@ class ConfigFile:
                 return True
             config = parse_config(self.path, data)
             del data  # (not kept alive beside the parsed config)
-            self.server.replace_config(config)
+            self.server.replace_config(load_config(config, owned=True))
             self.served = seen
         except ConfigError as exc:
             message = "invalid config %s (%s): still serving the previous prompts" % (

@@ -32,8 +32,8 @@ except ImportError:  # pragma: no cover
 
 from .call import log_message
 from .errors import CallbackFailed, InternalError, InvalidParams, InvalidRequest, ParseError, ProtocolError
-from .jsonrpc import (LineBuffer, TooDeep, TooLong, check_id, decode, encode, error, flatten_if_deeper,
-                      is_response, notification, read_line, response)
+from .jsonrpc import (Encoded, LineBuffer, TooDeep, TooLong, check_id, decode, encode, encode_response,
+                      error, flatten_if_deeper, is_response, notification, read_line, response)
 from .methods import REGISTRY, server_info, stateless_result
 from .outbox import Batch, Outbox
 from .revisions import LATEST_STATELESS
@@ -223,7 +223,7 @@ class Session:
         req = _Request()
         try:
             result = self._handle(item, req, batch)
-            reply = None if result is None else encode(response(req.rid, result))
+            reply = None if result is None else encode_response(req.rid, result)
         except ProtocolError as exc:
             reply = encode(error(req.rid, exc.to_wire()))
         except Exception as exc:  # a bug, a failed callable, a reply that does not encode
@@ -316,8 +316,8 @@ class Session:
             if type(token) is str or type(token) is int:
                 call.progress_token = token
         result = entry.handler(self, call, entry.check(params))
-        if stateless:
-            return result if result is None else stateless_result(self, call, result)
+        if stateless:  # (an Encoded result is final: methods made it so)
+            return result if result is None or type(result) is Encoded else stateless_result(self, call, result)
         conn.succeeded(call)
         return result
 
