@@ -207,6 +207,13 @@ def decode(line):
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ParseError("Parse error: invalid UTF-8 at byte %d" % exc.start)
+    if _scan_once is not None:  # (loads' first step, without its call: the common case)
+        try:
+            value, end = _scan_once(text, 0)
+            if end == len(text):
+                return value
+        except Exception:
+            pass  # loads says what is wrong
     try:
         return loads(text)
     except RecursionError:

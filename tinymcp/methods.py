@@ -148,7 +148,10 @@ def _prompt(session, name):
 def _get_params(params):
     # 2026-07-28: inputResponses/requestState (mrtr) are accepted and ignored: no prompt
     # of ours ever answers input_required.
-    return _string(params, "name"), params.get("arguments")
+    name = params.get("name")
+    if type(name) is not str:
+        raise InvalidParams("Invalid params: name must be a string")
+    return name, params.get("arguments")
 
 
 def _prompts_get(session, call, args):

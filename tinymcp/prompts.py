@@ -210,6 +210,9 @@ def rendered_size(messages):
     size = 0
     for msg in messages:
         block = msg["content"]
+        if len(block) == 2 and "text" in block:  # {"type": "text", "text": ...}, the common case
+            size += len(block["text"])
+            continue
         for key in ("text", "data", "uri"):
             value = block.get(key)
             if value is not None:

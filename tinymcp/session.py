@@ -236,16 +236,21 @@ class Session:
     def _handle(self, item, req, batch):
         """The result of one line or batch item (None: no reply now); raises for an error
         reply. Fills ``req`` in as the request is read."""
-        msg = item if batch is not None else self._read(item)
+        if batch is not None:
+            msg = item
+        elif type(item) is bytes:
+            msg = read_line(item, self.server.limits.max_depth, self.conn.batches)
+        else:
+            msg = self._read(item)
         if batch is None and type(msg) is list:
             return self._batch(msg)
         if type(msg) is TooDeep:
             return self._too_deep(msg, req)
         if type(msg) is not dict:
             raise InvalidRequest("Invalid Request: expected a JSON object")
-        if is_response(msg):
-            return None  # a response to nothing we sent: ignored
         method = msg.get("method")
+        if method is None and is_response(msg):
+            return None  # a response to nothing we sent: ignored
         if "id" not in msg:
             # JSON-RPC 2.0 section 4.1: a notification is never answered, not even an
             # error (a malformed one neither).
@@ -265,9 +270,8 @@ class Session:
         return self._call(req, method, msg.get("params"), batch is not None)
 
     def _read(self, item):
-        """A pending line as a value to serve; raises for a line that cannot be one."""
-        if type(item) is bytes:
-            return read_line(item, self.server.limits.max_depth, self.conn.batches)
+        """A pending line that is not plain bytes as a value to serve; raises for a line
+        that cannot be one."""
         if type(item) is _Decoded:
             return item.value
         if type(item) is TooLong:
