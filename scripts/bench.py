@@ -53,6 +53,9 @@ PROTOCOL = "2025-06-18"
 PIPE_ROUNDS = 3
 #: The interpreter both servers run under (main() sets it: see the module docstring).
 PYTHON = sys.executable
+#: prompts/get requests each 100-prompt server gets before its round trips are timed
+#: (main() sets 30,000 for PyPy, whose JIT needs them to reach its steady state).
+WARM_REQUESTS = 0
 #: What ``site`` itself imports at start; anything else at start is a polluted interpreter.
 SITE_OWN = {"site", "_sitebuiltins", "sitecustomize", "usercustomize", "os", "os.path", "stat",
             "_stat", "posixpath", "ntpath", "genericpath", "_collections_abc", "io", "abc",
@@ -376,6 +379,12 @@ def run_small(order, config, tmp, n_prompts, rt_count, pipe_count):
             out = {kind: {} for kind in order}
             for kind in order:
                 out[kind]["cold100"] = procs[kind].start()
+            for kind in order:  # a JIT's warm-up (PyPy), not counted: both servers alike
+                p = procs[kind]
+                for _ in range(WARM_REQUESTS // 5000):
+                    p.pipelined(get_requests(5000, n_prompts, p.ids(5000)))
+                if WARM_REQUESTS:
+                    p.round_trip(get_requests(2000, n_prompts, p.ids(2000)))
             for key, pin in (("rt", True), ("rt_free", False)):
                 tasks = []
                 for kind in order:
@@ -577,7 +586,7 @@ def interpreter(python, label):
 SCALE = (100, 1000, 10000, 100000)
 
 
-def measure(runs, quick, tmp, scale):
+def measure(runs, quick, tmp, scale, imports=True):
     """Run every phase ``runs`` times; returns (results, cold, scale rows, import figures)."""
     rt_count, pipe_count, deep_count = (500, 1000, 50) if quick else (2000, 5000, 200)
     # cold start is the noisiest measure: extra start-only spawns per run (100, 10k prompts)
@@ -610,7 +619,8 @@ def measure(runs, quick, tmp, scale):
                                                fetch_all=n if (i == 0 and n == SCALE[-1]) else 0))
         sys.stderr.write("bench: run %d/%d done (%.1f s)\n" % (i + 1, runs, time.perf_counter() - t_start))
     return {"results": results, "cold": cold, "grown": grown, "seconds": time.perf_counter() - t_start,
-            "counts": (rt_count, pipe_count, deep_count), "imports": importtime(max(runs, 3), tmp)}
+            "counts": (rt_count, pipe_count, deep_count),
+            "imports": importtime(max(runs, 3), tmp) if imports else None}
 
 
 def summarise(m):
@@ -755,7 +765,7 @@ def main(argv):
     if opts.get("help"):
         sys.stdout.write(__doc__)
         return 0
-    global PYTHON
+    global PYTHON, WARM_REQUESTS
     # SIGTERM unwinds like Ctrl-C, so the finally blocks reap the servers and the temp dir.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     PYTHON = interpreter(opts["python"] or clean_venv(sys.executable, "CPython"), "CPython")
@@ -772,8 +782,8 @@ def main(argv):
         main_run = measure(runs, opts["quick"], tmp, scale=True)
         pypy_run = None
         if pypy is not None:
-            PYTHON = pypy
-            pypy_run = measure(max(2, runs // 2), opts["quick"], tmp, scale=False)
+            PYTHON, WARM_REQUESTS = pypy, 30000
+            pypy_run = measure(max(2, runs // 2), opts["quick"], tmp, scale=False, imports=False)
     except BenchError as exc:
         sys.stderr.write("bench: %s\n" % exc)
         return 1
@@ -801,7 +811,8 @@ def main(argv):
     imports_report(main_run)
     if pypy_run is not None:
         print()
-        print("PyPy (%d runs, same phases):" % max(2, runs // 2))
+        print("PyPy (%d runs, same phases; each 100-prompt server first served %s requests, not "
+              "counted, for the JIT to warm up):" % (max(2, runs // 2), format(30000, ",")))
         print()
         table(pypy_run, PYPY_GOALS)
     return 0

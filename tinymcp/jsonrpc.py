@@ -133,7 +133,7 @@ try:
 except ImportError:  # pragma: no cover - PyPy
     _c_ascii = _c_make_encoder = _c_make_scanner = None
 
-_standard = []  # [json.JSONDecoder, json.JSONEncoder], made on first need
+_standard = []  # [json.JSONDecoder, json.JSONEncoder, json], made on first need
 
 
 def _json_module():
@@ -142,6 +142,7 @@ def _json_module():
         _standard.append(json.JSONDecoder(parse_constant=reject_constant, parse_int=_parse_int))
         _standard.append(json.JSONEncoder(ensure_ascii=True, separators=(",", ":"),
                                           allow_nan=False, check_circular=False))
+        _standard.append(json)
     return _standard
 
 
@@ -194,7 +195,25 @@ def loads(text):
             return _json_module()[0].decode(text)
         if end == len(text) or not text[end:].strip(" \t\r\n"):
             return value
-    return _json_module()[0].decode(text)  # raises "Extra data", or decodes where no C scanner
+        return _json_module()[0].decode(text)  # raises "Extra data"
+    # No C scanner (PyPy): its json.loads has a fast decoder of its own, which hooks turn
+    # off; so the checking decoder only for text that could hold what it refuses.
+    json = _json_module()[2]
+    if "NaN" not in text and "Infinity" not in text and not _long_digits(text):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass  # (its messages differ: the checking decoder's are the ones we give)
+    return _json_module()[0].decode(text)
+
+
+def _long_digits(text):
+    """Whether ``text`` holds a run of more than 4000 digits (an integer ``_parse_int``
+    refuses)."""
+    if len(text) <= 4000:
+        return False
+    import re  # (loaded by json already)
+    return re.search(r"[0-9]{4001}", text) is not None
 
 
 def decode(line):

@@ -247,12 +247,12 @@ _FAST_ARG_KEYS = frozenset(("name", "title", "description", "required", "default
 def _fast_identity(obj):
     """``obj``'s name, when it and its title and description are as ``_identity`` wants
     them (absent or strings, never null); else None."""
-    name = obj.get("name")
+    get = obj.get
+    name = get("name")
     if type(name) is not str or not name or (not name.isascii() and surrogate_at(name) >= 0):
         return None
-    for key in ("title", "description"):
-        if key in obj and type(obj[key]) is not str:
-            return None
+    if type(get("title", "")) is not str or type(get("description", "")) is not str:
+        return None  # (present and not a string: null included)
     return name
 
 
@@ -269,12 +269,16 @@ def _fast_arguments(p, build):
     for a in raw_args:
         if type(a) is not dict or not _FAST_ARG_KEYS.issuperset(a):
             return None
-        name = _fast_identity(a)
-        required = a.get("required", False)
-        default = a.get("default")
-        if name is None or name in names or type(required) is not bool \
-                or ("default" in a and (type(default) is not str or required)):
+        get = a.get  # (_fast_identity, inline: every argument of every prompt passes here)
+        name = get("name")
+        required = get("required", False)
+        default = get("default", "")
+        if type(name) is not str or not name or name in names or type(required) is not bool \
+                or type(default) is not str or (required and "default" in a) \
+                or type(get("title", "")) is not str or type(get("description", "")) is not str \
+                or (not name.isascii() and surrogate_at(name) >= 0):
             return None
+        default = get("default")
         names.add(name)
         arguments.append(PromptArgument(name, a.get("title"), a.get("description"), required, default)
                          if build else name)

@@ -230,13 +230,27 @@ class _Direct:
                     continue
                 except OSError:
                     data = b""  # the host is gone: serve what was read
-                self.out += session.receive_data(data, HIGH_WATER)
-                self._flush()
+                self._send(session.receive_data(data, HIGH_WATER))
                 while session.pending and not self.stopping:
-                    self.out += session.resume(HIGH_WATER)
-                    self._flush()
+                    self._send(session.resume(HIGH_WATER))
                 if not data or self.out:  # EOF served, or stdout gone
                     return
+
+    def _send(self, data):
+        """Write ``data`` now when nothing waits before it (the common case: no copy into
+        ``out``), else after what waits; then flush."""
+        if data and not self.out:
+            try:
+                written = os.write(self.wire, data)
+            except (BlockingIOError, InterruptedError):
+                written = 0
+            except OSError:
+                written = 0  # (_flush says why, and gives up)
+            if written == len(data):
+                return
+            data = data[written:]
+        self.out += data
+        self._flush()
 
     def _flush(self, deadline=None):
         """Write all output; while stdout is full, wait for it (and for wake-ups). Gives
