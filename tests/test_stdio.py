@@ -58,3 +58,14 @@ def test_the_log_option_receives_the_transports_diagnostics():
 def test_serve_refuses_options_it_would_ignore():
     with pytest.raises(TypeError, match=r"page_size configure a Server .* pass them to Server"):
         tinymcp.serve(Server(CONFIG), page_size=5)
+
+
+def test_stdio_serves_from_a_thread_that_is_not_the_main_one():
+    # no signal handlers there (Python allows them on the main thread only): it serves all the same
+    import threading
+    done = []
+    thread = threading.Thread(target=lambda: done.append(serve_in_process(Server(CONFIG), [INIT])))
+    thread.start()
+    thread.join(20)
+    [(rc, replies)] = done
+    assert rc == 0 and replies[0]["result"]["protocolVersion"] == "2025-11-25"

@@ -244,18 +244,6 @@ _FAST_PROMPT_KEYS = frozenset(("name", "title", "description", "arguments", "mes
 _FAST_ARG_KEYS = frozenset(("name", "title", "description", "required", "default"))
 
 
-def _fast_identity(obj):
-    """``obj``'s name, when it and its title and description are as ``_identity`` wants
-    them (absent or strings, never null); else None."""
-    get = obj.get
-    name = get("name")
-    if type(name) is not str or not name or (not name.isascii() and surrogate_at(name) >= 0):
-        return None
-    if type(get("title", "")) is not str or type(get("description", "")) is not str:
-        return None  # (present and not a string: null included)
-    return name
-
-
 def _fast_arguments(p, build):
     """The arguments of ``p`` (built, or their names) when each is a plain one (no
     completions); else None."""
@@ -269,7 +257,7 @@ def _fast_arguments(p, build):
     for a in raw_args:
         if type(a) is not dict or not _FAST_ARG_KEYS.issuperset(a):
             return None
-        get = a.get  # (_fast_identity, inline: every argument of every prompt passes here)
+        get = a.get  # (as for the prompt's own name, title and description)
         name = get("name")
         required = get("required", False)
         default = get("default", "")
@@ -322,8 +310,13 @@ def fast_prompt(p, build=True):
     examines and reports."""
     if type(p) is not dict or not _FAST_PROMPT_KEYS.issuperset(p):
         return None
-    name = _fast_identity(p)
-    arguments = _fast_arguments(p, build) if name is not None else None
+    get = p.get  # (a name, and a title and description absent or strings: never null)
+    name = get("name")
+    if type(name) is not str or not name or type(get("title", "")) is not str \
+            or type(get("description", "")) is not str \
+            or (not name.isascii() and surrogate_at(name) >= 0):
+        return None
+    arguments = _fast_arguments(p, build)
     if arguments is None:
         return None
     messages = _fast_messages(p, {a.name for a in arguments} if build else set(arguments), build)
