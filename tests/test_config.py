@@ -46,10 +46,10 @@ def test_bool_is_not_an_integer_page_size():
         ("page_size", "expected an integer, got true")]
 
 
-def test_default_page_size_is_50():
-    wire = Wire(simple_config(120))
+def test_default_page_size_delivers_a_library_of_hundreds_in_one_page():
+    wire = Wire(simple_config(2500))
     wire.initialize()
-    assert [len(p) for p in wire.pages()] == [50, 50, 20]
+    assert [len(p) for p in wire.pages()] == [1000, 1000, 500]
 
 
 def test_config_dicts_are_never_changed_by_loading():

@@ -16,17 +16,54 @@ def test_pages_cover_every_prompt_once():
     assert names == sorted(names) and len(set(names)) == 250
 
 
-def test_cursor_survives_prompt_set_changes():
+def test_prompts_are_listed_in_declared_order_in_both_eras():
+    names = ["code_review", "commit_message", "sql_explain", "annotated", "api_design"]
+    config = {"page_size": 2, "prompts": [{"name": n, "messages": [{"role": "user", "text": n}]}
+                                          for n in names]}
+    wire = Wire(config)
+    wire.initialize()
+    assert sum(wire.pages(), []) == names
+    modern, listed, cursor = modern_wire(config), [], None
+    while True:
+        [reply] = modern.modern("prompts/list", {} if cursor is None else {"cursor": cursor})
+        listed += [p["name"] for p in reply["result"]["prompts"]]
+        cursor = reply["result"].get("nextCursor")
+        if cursor is None:
+            break
+    assert listed == names
+
+
+def test_cursor_survives_prompts_added_or_removed_elsewhere():
     wire = Wire(simple_config(6, page_size=2))
     wire.initialize()
     first = wire.result("prompts/list")
     assert [p["name"] for p in first["prompts"]] == ["p000", "p001"]
     config = simple_config(6, page_size=2)
-    config["prompts"] = [p for p in config["prompts"] if p["name"] != "p001"]
-    config["prompts"].append(dict(config["prompts"][0], name="p0005"))
+    config["prompts"] = [p for p in config["prompts"] if p["name"] != "p000"]  # before the cursor
+    config["prompts"].insert(2, dict(config["prompts"][0], name="new"))       # after it
     wire.server.replace_config(config)
     second = wire.result("prompts/list", {"cursor": first["nextCursor"]})
-    assert [p["name"] for p in second["prompts"]] == ["p002", "p003"]
+    assert [p["name"] for p in second["prompts"]] == ["p002", "new"]
+
+
+def test_a_cursor_whose_prompt_is_gone_is_invalid_and_the_client_starts_over():
+    wire = Wire(simple_config(6, page_size=2))
+    wire.initialize()
+    first = wire.result("prompts/list")
+    config = simple_config(6, page_size=2)
+    config["prompts"] = [p for p in config["prompts"] if p["name"] != "p001"]
+    wire.server.replace_config(config)
+    assert wire.error("prompts/list", {"cursor": first["nextCursor"]}) == {
+        "code": -32602, "message": "Invalid cursor"}
+
+
+def test_a_handshake_era_cursor_made_before_declared_order_still_resumes():
+    from tinymcp.prompts import encode_cursor
+    wire = Wire(simple_config(6, page_size=2))
+    wire.initialize()
+    # the cursor format is unchanged: a cursor naming p003 resumes after p003
+    result = wire.result("prompts/list", {"cursor": encode_cursor("p003")})
+    assert [p["name"] for p in result["prompts"]] == ["p004", "p005"]
 
 
 @pytest.mark.parametrize("cursor", ["", "garbage", "AAAAAAAA", 5, None, "x" * 5000])
@@ -211,3 +248,30 @@ def test_an_owned_configs_prompts_stay_dicts_until_got_and_few_stay_built(monkey
         assert prompts.get(name) == built.get(name)
     assert list(prompts._built) == ["p003", "p004"]  # the two got last
     assert prompts.get("nope") is None
+
+
+def test_an_optional_argument_given_blank_takes_its_default():
+    seen = []
+    config = {"prompts": [
+        {"name": "t", "arguments": [{"name": "who", "required": True}, {"name": "tone", "default": "warm"},
+                                    {"name": "extra"}],
+         "messages": [{"role": "user", "text": "Greet {who} in a {tone} way.{extra}"}]},
+        {"name": "r", "arguments": [{"name": "tone", "default": "warm"}],
+         "render": lambda arguments: seen.append(arguments) or "x"}]}
+    for wire in (Wire(config),):
+        wire.initialize()
+        reply = wire.get("t", {"who": "Ann", "tone": "", "extra": ""})
+        assert reply["result"]["messages"][0]["content"]["text"] == "Greet Ann in a warm way."
+        wire.get("r", {"tone": ""})
+        assert seen == [{"tone": "warm"}]  # a Python render sees the default too
+
+
+def test_a_required_argument_given_blank_is_missing_in_both_eras():
+    config = {"prompts": [{"name": "t", "arguments": [{"name": "who", "required": True}],
+                           "messages": [{"role": "user", "text": "Hi {who}"}]}]}
+    wire = Wire(config)
+    wire.initialize()
+    expected = {"code": -32602, "message": "Invalid arguments for prompt 't': required arguments left blank: 'who'"}
+    assert wire.get("t", {"who": ""})["error"] == expected
+    [reply] = modern_wire(config).modern("prompts/get", {"name": "t", "arguments": {"who": ""}})
+    assert reply["error"] == expected

@@ -14,7 +14,9 @@ from .validate import Check
 
 __all__ = ["ServerConfig", "load_config", "check_page_size", "DEFAULT_PAGE_SIZE", "DEFAULT_TTL_MS"]
 
-DEFAULT_PAGE_SIZE = 50
+#: A typical library in one page (many clients read only the first), still bounded: a
+#: 100,000-prompt config pages.
+DEFAULT_PAGE_SIZE = 1000
 #: 2026-07-28 caching: how long clients may keep prompts/list and server/discover results.
 DEFAULT_TTL_MS = 60000
 

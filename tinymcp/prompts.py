@@ -20,7 +20,8 @@ MAX_COMPLETIONS = 100
 
 
 class PromptSet:
-    """Prompts by name, with stable cursors over the sorted names.
+    """Prompts by name, listed in their declared order (config order; for a Python
+    caller, list order), with stable cursors.
 
     An entry is a ``Prompt``, or the plain dict of one that ``fast_prompt`` accepted at
     load (a config the loader owns: nobody else holds or changes the dicts). A plain one
@@ -29,22 +30,23 @@ class PromptSet:
     however many prompts are fetched.
     """
 
-    __slots__ = ("by_name", "names", "_built")
+    __slots__ = ("by_name", "names", "_built", "_position")
 
     BUILT_KEPT = 1024
 
     def __init__(self, prompts):
         self.by_name = prompts if type(prompts) is dict else {p.name: p for p in prompts}
-        self.names = sorted(self.by_name)
+        self.names = list(self.by_name)  # the declared order
         self._built = {}  # name -> the Prompt built from its plain dict, oldest first
+        self._position = None  # name -> its index in names, made when a cursor needs it
 
     def __len__(self):
         return len(self.names)
 
     def __eq__(self, other):
         """The same prompts, serving the same things (what a reload compares)."""
-        if type(other) is not PromptSet or self.by_name.keys() != other.by_name.keys():
-            return False
+        if type(other) is not PromptSet or self.names != other.names:
+            return False  # (other names, or the same in another order: listed otherwise)
         theirs = other.by_name
         for name, entry in self.by_name.items():
             other_entry = theirs[name]
@@ -74,16 +76,24 @@ class PromptSet:
         """``(listings, next_cursor)``: the ``Prompt`` objects of one ``prompts/list``
         page as revision ``rev`` defines them; ``next_cursor`` is None on the last page.
 
-        A cursor names the last prompt of the previous page (by name, not offset),
-        so prompts added or removed meanwhile cause neither duplicates nor skips
-        (pagination: cursors are opaque to the client and stable for the server).
-        ``scope`` is sealed into the cursor: one made under another scope is invalid.
+        A cursor names the last prompt of the previous page (by name, not offset), so
+        the next page starts after that prompt wherever it now is: prompts added or
+        removed elsewhere meanwhile cause neither duplicates nor skips of the others
+        (pagination: cursors are opaque to the client and stable for the server). When
+        that prompt itself is gone, the position is gone: -32602 "Invalid cursor", and the
+        client starts over. ``scope`` is sealed into the cursor: one made under another
+        scope is invalid.
         """
         if cursor is None:
             start = 0
         else:
-            from bisect import bisect_right
-            start = bisect_right(self.names, decode_cursor(cursor, scope))
+            position = self._position
+            if position is None:
+                position = self._position = {name: i for i, name in enumerate(self.names)}
+            start = position.get(decode_cursor(cursor, scope))
+            if start is None:
+                raise InvalidParams("Invalid cursor")
+            start += 1
         names = self.names[start:start + size]
         by_name = self.by_name
         listings = []
@@ -178,7 +188,7 @@ def check_arguments(prompt, arguments, limits):
             _argument_problems(prompt, arguments)
         size += len(key) + len(value)
     for name in prompt.required:
-        if name not in arguments:
+        if not arguments.get(name):  # absent, or blank: a form's empty field is not a value
             _argument_problems(prompt, arguments)
     if size * 4 > limits.max_argument_bytes:  # cheap bound first: UTF-8 is at most 4 bytes a char
         size = sum(len(k.encode("utf-8", "surrogatepass")) + len(v.encode("utf-8", "surrogatepass"))
@@ -202,6 +212,9 @@ def _argument_problems(prompt, arguments):
     missing = [n for n in prompt.required if n not in arguments]
     if missing:
         problems.append("missing required arguments: %s" % _names(missing))
+    blank = [n for n in prompt.required if arguments.get(n) == ""]
+    if blank:
+        problems.append("required arguments left blank: %s" % _names(blank))
     raise InvalidParams("Invalid arguments for prompt %s: %s" % (clip(prompt.name), "; ".join(problems)))
 
 
@@ -234,7 +247,7 @@ def render(prompt, arguments):
     Optional arguments that were not given take their ``default``, or "".
     Raises ``CallbackFailed`` when a ``render`` callable fails.
     """
-    values = {**prompt.defaults, **arguments} if prompt.defaults else arguments
+    values = _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
     if prompt.render_fn is not None:
         try:
             return messages_from_render(prompt.render_fn(dict(values)))
@@ -254,6 +267,16 @@ def render(prompt, arguments):
             msg = {"role": msg["role"], "content": block}
         out.append(msg)
     return out
+
+
+def _with_defaults(defaults, arguments):
+    """``arguments`` over the declared ``defaults``; an optional argument given blank ("",
+    as host forms send a field left empty) takes its default too."""
+    values = dict(defaults)
+    for name, value in arguments.items():
+        if value or name not in defaults:
+            values[name] = value
+    return values
 
 
 def complete_argument(prompt, name, value, context):
