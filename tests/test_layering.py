@@ -10,9 +10,9 @@ from conftest import PACKAGE, PACKAGE_DIR, server_env
 
 #: The package under test: the repo's tinymcp/, or a vendored copy (see conftest).
 PKG = PACKAGE_DIR
-CORE = ["errors", "revisions", "validate", "jsonrpc", "template", "content", "models", "limits",
+CORE = ["errors", "revisions", "validate", "jsonrpc", "template", "content", "models", "limits", "inbox",
         "prompts", "config", "call", "state", "methods", "outbox", "server", "session", "defaults"]
-TRANSPORTS = ["loop", "pump", "stdio", "unix", "reload", "cli", "__main__"]
+TRANSPORTS = ["loop", "pump", "workers", "stdio", "unix", "reload", "cli", "__main__"]
 FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio",
                      "gc"}
 

@@ -8,7 +8,7 @@ asked for, and the notifications (log messages, progress) to send before its res
 from .jsonrpc import notification
 from .revisions import SEVERITY
 
-__all__ = ["Call", "progress", "enter", "leave", "log_message"]
+__all__ = ["Call", "Deferred", "progress", "enter", "leave", "log_message"]
 
 #: [ContextVar]: the call being served in this context, what ``progress()`` reports on.
 #: A context variable, so Sessions driven from two threads never see each other's call
@@ -42,7 +42,7 @@ class Call:
     """One request being served: its id, revision, era, and request-scoped notifications."""
 
     __slots__ = ("rid", "method", "revision", "stateless", "in_batch", "log_threshold", "notes",
-                 "progress_token", "last_progress")
+                 "progress_token", "last_progress", "live")
 
     def __init__(self, rid, method, revision, stateless, in_batch, log_threshold=None):
         self.rid = rid
@@ -56,9 +56,15 @@ class Call:
         self.notes = None
         self.progress_token = None
         self.last_progress = None
+        #: while a callable of this request runs on a worker: sends a notification now
+        self.live = None
 
     def note(self, message):
-        """Queue a notification to go out before this request's response."""
+        """Queue a notification to go out before this request's response (at once, while
+        its callable runs on a worker thread)."""
+        if self.live is not None:
+            self.live(message)
+            return
         if self.notes is None:
             self.notes = []
         self.notes.append(message)
@@ -72,6 +78,27 @@ class Call:
         """
         if self.log_threshold is not None and SEVERITY[level] >= self.log_threshold:
             self.note(log_message(level, data, logger))
+
+
+class Deferred:
+    """A handler's answer that needs a callable run first: ``work()`` runs it (on a worker
+    thread when the transport has them, else at once), ``finish(value)`` makes the result
+    of what it returned (on the session's thread, inside the error boundary)."""
+
+    __slots__ = ("call", "work", "finish")
+
+    def __init__(self, call, work, finish):
+        self.call = call
+        self.work = work
+        self.finish = finish
+
+    def run(self):
+        """``work()`` with ``call`` current (what ``progress()`` reports on)."""
+        token = enter(self.call)
+        try:
+            return self.work()
+        finally:
+            leave(token)
 
 
 def progress(value, total=None, message=None):

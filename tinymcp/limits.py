@@ -12,7 +12,7 @@ __all__ = ["Limits"]
 
 class Limits:
     __slots__ = ("max_line_bytes", "max_depth", "max_batch", "max_arguments",
-                 "max_argument_bytes", "max_render_bytes")
+                 "max_argument_bytes", "max_render_bytes", "max_callable_ms")
 
     #: name -> (default, minimum, maximum or None)
     DEFAULTS = {
@@ -24,6 +24,8 @@ class Limits:
         "max_arguments": (64, 0, None),                  # arguments of one prompts/get
         "max_argument_bytes": (1024 * 1024, 0, None),    # UTF-8 bytes of all argument names and values
         "max_render_bytes": (8 * 1024 * 1024, 1, None),  # characters of text, data and URIs rendered
+        # milliseconds a render or complete callable may run on a worker thread (0: no limit)
+        "max_callable_ms": (0, 0, None),
     }
 
     def __init__(self, **values):

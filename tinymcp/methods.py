@@ -9,10 +9,10 @@ before their params are checked (-32602). What a handler shapes for the client's
 revision, it asks of ``call.revision`` (``revisions``).
 """
 
-from .call import enter, leave
+from .call import Deferred
 from .errors import InvalidParams, clip
 from .jsonrpc import Encoded, encode, notification
-from .prompts import check_arguments, complete_argument, render, rendered_size
+from .prompts import capped, check_arguments, completion, render, rendered_size
 from .revisions import STATELESS_VERSIONS, handshake
 from .content import needs_shaping, shape_content
 from .state import META_SERVER_INFO, META_SUBSCRIPTION
@@ -160,13 +160,12 @@ def _prompts_get(session, call, args):
     limits = session.server.limits
     arguments = check_arguments(prompt, arguments, limits)
     if prompt.render_fn is None:
-        messages = render(prompt, arguments)
-    else:
-        token = enter(call)  # what progress() reports on while the callable runs
-        try:
-            messages = render(prompt, arguments)
-        finally:
-            leave(token)
+        return _get_result(call, prompt, render(prompt, arguments), limits)
+    return Deferred(call, lambda: render(prompt, arguments),
+                    lambda messages: _get_result(call, prompt, messages, limits))
+
+
+def _get_result(call, prompt, messages, limits):
     size = rendered_size(messages)
     if size > limits.max_render_bytes:
         raise InvalidParams("Invalid params: the rendered prompt (%d characters) exceeds the "
@@ -181,7 +180,7 @@ def _prompts_get(session, call, args):
         result["description"] = prompt.description
     if call.log_threshold is not None:
         call.log("debug", "prompts/get %s: %d message%s" % (
-            clip(name), len(messages), "" if len(messages) == 1 else "s"))
+            clip(prompt.name), len(messages), "" if len(messages) == 1 else "s"))
     return result
 
 
@@ -218,11 +217,14 @@ def _complete(session, call, args):
     name, argument, value, ctx = args
     prompt = _prompt(session, name)
     context = _context_arguments(ctx) if call.revision.completion_context else None
-    token = enter(call)
-    try:
-        values, total, more = complete_argument(prompt, argument, value, context)
-    finally:
-        leave(token)
+    work, values = completion(prompt, argument, value, context)
+    if work is None:
+        return _completion_result(values)
+    return Deferred(call, work, _completion_result)
+
+
+def _completion_result(values):
+    values, total, more = capped(values)
     return {"completion": {"values": values, "total": total, "hasMore": more}}
 
 

@@ -14,6 +14,12 @@ everything with ``take()``. Until then:
 
 Entries without an id (errors answering a line whose id could not be read) and bytes
 the server sends on its own (``push``) are in order with the rest but never cancelled.
+
+A request whose answer comes later (a callable running on a worker thread) holds a
+*pending* entry (``add_pending``) until ``fill``: meanwhile ``take()`` sends what is ready
+around it (replies may leave in another order than requests came, as JSON-RPC allows),
+but never part of a batch: a batch leaves whole, as one array, once all of it is ready.
+A cancel drops a pending entry too; its answer is discarded when it comes.
 """
 
 __all__ = ["Outbox", "Batch"]
@@ -23,10 +29,11 @@ class Batch:
     """Marks the entries of one JSON-RPC batch (they are contiguous in the outbox) and
     counts the replies it holds: the array line is 2 bytes longer than those replies."""
 
-    __slots__ = ("replies",)
+    __slots__ = ("replies", "pending")
 
     def __init__(self):
         self.replies = 0
+        self.pending = 0  # entries of this batch still waiting for their answer
 
 
 def _size(notes, reply, batch):
@@ -38,24 +45,29 @@ def _size(notes, reply, batch):
 
 
 class _Entry:
-    __slots__ = ("rid", "notes", "reply", "batch")
+    __slots__ = ("rid", "notes", "reply", "batch", "pending", "dropped")
 
-    def __init__(self, rid, notes, reply, batch):
+    def __init__(self, rid, notes, reply, batch, pending=False):
         self.rid = rid
         self.notes = notes    # encoded notifications (bytes, possibly b"")
         self.reply = reply    # the encoded reply line, or None (none yet: a listen stream)
         self.batch = batch
+        self.pending = pending  # its answer is still to come (``fill``)
+        self.dropped = False    # cancelled
 
 
 
 class Outbox:
-    __slots__ = ("_entries", "_by_id", "size")
+    __slots__ = ("_entries", "_by_id", "size", "pending")
 
     def __init__(self):
         self._entries = []
         #: request id -> its entry, while a cancel may still drop it
         self._by_id = {}
+        #: the bytes ready to leave
         self.size = 0
+        #: entries still waiting for their answer
+        self.pending = 0
 
     def __len__(self):
         return len(self._entries)
@@ -70,6 +82,36 @@ class Outbox:
         self.size += _size(notes, reply, batch)
         if cancellable:
             self._by_id[rid] = entry
+
+    def add_pending(self, rid, cancellable=False, batch=None):
+        """Hold a place for a request whose answer comes later; returns it for ``fill``."""
+        entry = _Entry(rid, b"", None, batch, True)
+        self._entries.append(entry)
+        self.pending += 1
+        if batch is not None:
+            batch.pending += 1
+        if cancellable:
+            self._by_id[rid] = entry
+        return entry
+
+    def fill(self, entry, notes, reply):
+        """The answer of a pending entry; False (and nothing queued) when it was cancelled."""
+        if entry.dropped or not entry.pending:
+            return False
+        entry.pending = False
+        self.pending -= 1
+        batch = entry.batch
+        if batch is not None:
+            batch.pending -= 1
+            if reply is not None:
+                batch.replies += 1
+        entry.notes, entry.reply = notes, reply
+        self.size += _size(notes, reply, batch)
+        return True
+
+    def dropped(self, entry):
+        """Whether ``entry`` was cancelled (its request's live notifications go too)."""
+        return entry.dropped
 
     def push(self, data):
         """Queue bytes the server sends on its own (never cancelled)."""
@@ -90,6 +132,13 @@ class Outbox:
         entry = self._by_id.pop(rid, None)
         if entry is None:
             return False
+        entry.dropped = True
+        if entry.pending:
+            entry.pending = False
+            self.pending -= 1
+            if entry.batch is not None:
+                entry.batch.pending -= 1
+            return True
         self.size -= _size(entry.notes, entry.reply, entry.batch)
         if entry.batch is not None and entry.reply is not None:
             entry.batch.replies -= 1
@@ -97,13 +146,16 @@ class Outbox:
         return True
 
     def take(self):
-        """Everything queued, as bytes in order, and an empty outbox."""
+        """Everything ready, as bytes in order; what is still pending stays."""
         entries = self._entries
         if not entries:
             return b""
-        self._entries = []
-        self._by_id = {}
-        self.size = 0
+        if self.pending:
+            entries = self._split_ready()
+        else:
+            self._entries = []
+            self._by_id = {}
+            self.size = 0
         if len(entries) == 1 and entries[0].batch is None:  # the common case: one reply
             entry = entries[0]
             return entry.notes + entry.reply if entry.reply is not None else entry.notes
@@ -119,6 +171,22 @@ class Outbox:
                 (replies if batch is not None else out).append(entry.reply)
         _close_batch(out, replies)
         return b"".join(out)
+
+    def _split_ready(self):
+        """The entries that may leave now; those that must wait (a pending one, and every
+        entry of a batch not yet whole) stay, in order, still cancellable."""
+        ready, kept = [], []
+        for entry in self._entries:
+            batch = entry.batch
+            if entry.pending or (batch is not None and batch.pending):
+                kept.append(entry)
+            elif not entry.dropped:
+                ready.append(entry)
+        self._entries = kept
+        waiting = {id(e) for e in kept}
+        self._by_id = {rid: e for rid, e in self._by_id.items() if id(e) in waiting}
+        self.size = sum(_size(e.notes, e.reply, e.batch) for e in kept if not e.pending)
+        return ready
 
 
 def _close_batch(out, replies):

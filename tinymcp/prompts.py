@@ -12,7 +12,7 @@ from .models import fast_prompt, listing_of_plain
 from .validate import describe
 
 __all__ = ["PromptSet", "EncodedCache", "encode_cursor", "decode_cursor", "check_arguments", "render",
-           "rendered_size", "complete_argument", "MAX_COMPLETIONS"]
+           "rendered_size", "completion", "capped", "MAX_COMPLETIONS"]
 
 #: 2025-11-25 completion "Completion Results": at most 100 values per response (2026-07-28
 #: schema: CompleteResult.completion.values maxItems 100).
@@ -279,8 +279,9 @@ def _with_defaults(defaults, arguments):
     return values
 
 
-def complete_argument(prompt, name, value, context):
-    """``(values, total, has_more)`` for ``completion/complete`` on one prompt argument.
+def completion(prompt, name, value, context):
+    """What answers ``completion/complete`` on one prompt argument: ``(work, None)``, a
+    callable's run to do (``work()`` returns the values, checked), or ``(None, values)``.
 
     Sources, first found: the argument's ``complete(value, context)`` callable, the
     argument's ``completions`` list (filtered by prefix, case-insensitively, exact-case
@@ -291,23 +292,31 @@ def complete_argument(prompt, name, value, context):
     arg = prompt.by_arg.get(name)
     if arg is None:
         raise InvalidParams("Invalid params: prompt %s has no argument %s" % (clip(prompt.name), clip(name)))
-    if arg.complete is not None or (prompt.complete is not None and arg.completions is None):
-        try:
-            if arg.complete is not None:
-                values = arg.complete(value, context)
-            else:
-                values = prompt.complete(name, value, context)
-            if isinstance(values, (str, bytes)):
-                raise TypeError("complete() must return a list of strings, not one string")
-            values = list(values)
-            if not all(isinstance(v, str) for v in values):
-                raise TypeError("complete() must return strings")
-        except Exception as exc:
-            raise CallbackFailed("complete callable of prompt %r failed" % prompt.name) from exc
-    elif arg.completions is not None:
-        values = _prefix_matches(arg.completions, value)
-    else:
-        values = []
+    if arg.complete is not None:
+        return (lambda: _called(prompt, arg.complete, value, context)), None
+    if prompt.complete is not None and arg.completions is None:
+        return (lambda: _called(prompt, prompt.complete, name, value, context)), None
+    if arg.completions is not None:
+        return None, _prefix_matches(arg.completions, value)
+    return None, []
+
+
+def _called(prompt, complete, *args):
+    """The values a ``complete`` callable gives, checked; ``CallbackFailed`` otherwise."""
+    try:
+        values = complete(*args)
+        if isinstance(values, (str, bytes)):
+            raise TypeError("complete() must return a list of strings, not one string")
+        values = list(values)
+        if not all(isinstance(v, str) for v in values):
+            raise TypeError("complete() must return strings")
+    except Exception as exc:
+        raise CallbackFailed("complete callable of prompt %r failed" % prompt.name) from exc
+    return values
+
+
+def capped(values):
+    """``(values, total, has_more)``: at most MAX_COMPLETIONS values (2025-11-25 completion)."""
     total = len(values)
     return values[:MAX_COMPLETIONS], total, total > MAX_COMPLETIONS
 

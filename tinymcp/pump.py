@@ -84,6 +84,7 @@ class StreamPump:
         self._eof_fed = False
         self._reading = False
         self._writing = False
+        session.on_ready = self._on_ready  # (a deferred answer, a live notification)
         self._progress()
 
     # --- loop callbacks --------------------------------------------------------------
@@ -105,6 +106,9 @@ class StreamPump:
         self._progress()
 
     # --- what the transport and the hub call ---------------------------------------
+
+    def _on_ready(self):
+        self.send(self.session.data_to_send())
 
     def send(self, data):
         """Queue bytes the server sends on its own (notifications)."""
@@ -172,8 +176,8 @@ class StreamPump:
             break
         if self.closed:
             return
-        if self.eof and self._eof_fed and not self.out:
-            self.close()
+        if self.eof and self._eof_fed and not self.out and not self.session.busy:
+            self.close()  # (every request read has had its answer)
             return
         self._want(not (self.eof or self.paused or self._has_input()), bool(self.out))
 

@@ -25,15 +25,11 @@ reaches the wire. Every line, and every item of a batch, passes through it once.
 """
 
 import itertools
-try:
-    from _collections import deque  # (what collections re-exports, without its imports)
-except ImportError:  # pragma: no cover
-    from collections import deque
-
-from .call import log_message
-from .errors import CallbackFailed, InternalError, InvalidParams, InvalidRequest, ParseError, ProtocolError
-from .jsonrpc import (Encoded, LineBuffer, TooDeep, TooLong, check_id, decode, encode, encode_response,
-                      error, flatten_if_deeper, is_response, notification, read_line, response)
+from .call import Deferred, log_message
+from .errors import CallbackFailed, InternalError, InvalidParams, InvalidRequest, ProtocolError
+from .inbox import Decoded, Inbox
+from .jsonrpc import (Encoded, TooDeep, TooLong, check_id, encode, encode_response, error, is_response,
+                      notification, read_line, response)
 from .methods import REGISTRY, server_info, stateless_result
 from .outbox import Batch, Outbox
 from .revisions import LATEST_STATELESS
@@ -45,13 +41,58 @@ __all__ = ["Session"]
 _error_ids = itertools.count(1)
 
 
-class _Decoded:
-    """A held-back line already decoded (looking for early cancels): never decoded again."""
+#: ``Session._answer``: the answer comes later (a callable runs on the executor)
+_LATER = object()
 
-    __slots__ = ("value",)
 
-    def __init__(self, value):
-        self.value = value
+class _Later:
+    """One request whose answer comes later: its callable runs on the session's executor,
+    its place is held in the outbox, its notifications (progress) go out as they are
+    made, and its reply takes its place when the callable is done (discarded if the
+    request was cancelled meanwhile). Everything but ``work`` happens on the session's
+    thread (the executor posts back there)."""
+
+    __slots__ = ("session", "req", "deferred", "entry")
+
+    def __init__(self, session, req, deferred):
+        self.session, self.req, self.deferred = session, req, deferred
+        self.entry = None
+
+    def start(self, batch):
+        session, req = self.session, self.req
+        call = req.call
+        if call.notes:
+            session.outbox.push(session._encoded(call.notes))
+            call.notes = None
+        self.entry = session.outbox.add_pending(req.rid, req.keyed, batch)
+        post = session.executor.post
+        call.live = lambda message: post(lambda: self.live(message))
+        limit = session.server.limits.max_callable_ms
+        session.executor.submit(self.deferred.run, self.resolve, limit / 1000.0 if limit else None)
+
+    def live(self, message):
+        session = self.session
+        if not session.outbox.dropped(self.entry):  # (a cancelled request sends nothing more)
+            session.outbox.push(session._encoded([message]))
+            self._ready()
+
+    def resolve(self, value, exc):
+        session, call = self.session, self.req.call
+        call.live = None
+        if session.outbox.dropped(self.entry):
+            return
+        reply = session._answer(self.req, self._finish, value, exc)
+        session.outbox.fill(self.entry, session._encoded(call.notes) if call.notes else b"", reply)
+        self._ready()
+
+    def _ready(self):
+        if self.session.on_ready is not None:
+            self.session.on_ready()
+
+    def _finish(self, value, exc):
+        if exc is not None:
+            raise exc
+        return self.session._finish(self.req, self.deferred, value)
 
 
 class _Request:
@@ -74,17 +115,21 @@ class Session:
     that cannot deliver them), so it is never promised ``listChanged``.
     """
 
-    def __init__(self, server, log=None, list_changed=None):
+    def __init__(self, server, log=None, list_changed=None, executor=None):
         if not isinstance(server, Server):
             server = Server(server)
         self.server = server
         self.log = log or server.log or no_log
         self.conn = Connection(server, list_changed is not False)
         self.outbox = Outbox()
-        self._lines = LineBuffer()
+        #: runs callables off this thread (``submit(work, done, timeout)``, ``done(value,
+        #: exc)`` and ``post(fn)`` called back on this thread); None: they run in line
+        self.executor = executor
+        #: called (on this thread) when output is ready outside ``receive_data``: a
+        #: deferred answer or a live notification; the transport then ``data_to_send()``
+        self.on_ready = None
         #: complete lines read but not served yet (held back by a budget)
-        self._pending = deque()
-        self._eof = False
+        self.inbox = Inbox()
 
     @property
     def state(self):
@@ -113,66 +158,45 @@ class Session:
         At EOF the last unterminated line is served, and then listen streams still open
         are ended as at shutdown (``end_streams``): every request read gets its reply.
         """
-        max_line = self.server.limits.max_line_bytes  # the limit in force as it arrives
         if type(data) is not bytes:
             data = bytes(data)  # (a bytearray or memoryview: lines are bytes from here on)
-        if data:
-            self._pending.extend(self._lines.feed(data, max_line))
-        else:
-            self._pending.extend(self._lines.close(max_line))
-            self._eof = True
+        self.inbox.feed(data, self.server.limits.max_line_bytes)  # (the limit in force now)
         return self.resume(budget)
 
     @property
     def pending(self):
         """How many complete lines wait to be served (``resume``)."""
-        return len(self._pending)
+        return len(self.inbox)
 
     def resume(self, budget=None):
         """Serve pending lines, within ``budget`` as ``receive_data`` does; bytes to send."""
-        pending, outbox = self._pending, self.outbox
-        while pending and (budget is None or outbox.size < budget):
-            self._serve(pending.popleft())
-        if pending and outbox.cancellable:
-            self._cancel_early()
+        inbox, outbox = self.inbox, self.outbox
+        while inbox and (budget is None or outbox.size < budget):
+            self._serve(inbox.popleft())
+        if inbox and outbox.cancellable:
+            # A cancel held back by the budget that names a reply still in the outbox is
+            # applied now: served in turn it would have dropped that reply before it was
+            # sent (a cancel read together with its request), and a notification has no
+            # reply of its own whose order could change.
+            for rid in inbox.cancels(outbox.holds, self.server.limits.max_depth):
+                self._cancel(rid)
         data = outbox.take()
-        if self._eof and not pending and self.conn.streams:
+        if inbox.eof and not inbox and self.conn.streams:
             data += self.end_streams()
         return data
 
+    def data_to_send(self):
+        """What is ready to send without serving another line (after ``on_ready``)."""
+        return self.outbox.take()
+
+    @property
+    def busy(self):
+        """Requests whose callables still run: their answers are still to come."""
+        return self.outbox.pending
+
     def discard_pending(self):
         """Drop the lines not served yet (the transport is shutting down)."""
-        self._pending.clear()
-
-    def _cancel_early(self):
-        """Apply now the notifications/cancelled held back by a budget that name a reply
-        still in the outbox: served in turn they would have dropped it before it was sent
-        (a cancel read together with its request), and a notification has no reply of
-        its own whose order could change. Each held line is decoded once, here, and kept
-        decoded for its turn."""
-        kept = deque()
-        max_depth = self.server.limits.max_depth
-        for item in self._pending:
-            if type(item) is bytes:
-                try:  # (a line too deep stays raw: it is refused in turn, never a cancel)
-                    if flatten_if_deeper(item, max_depth) is None:
-                        item = _Decoded(decode(item))
-                except ParseError as exc:
-                    item = exc
-            if type(item) is _Decoded and self._cancels_queued(item.value):
-                self._cancel(item.value["params"]["requestId"])
-                continue
-            kept.append(item)
-        self._pending.clear()  # (in place: resume() holds this deque)
-        self._pending.extend(kept)
-
-    def _cancels_queued(self, msg):
-        if type(msg) is not dict or "id" in msg or msg.get("jsonrpc") != "2.0" \
-                or msg.get("method") != "notifications/cancelled":
-            return False
-        params = msg.get("params")
-        rid = params.get("requestId") if type(params) is dict else None
-        return type(rid) in (str, int) and self.outbox.holds(rid)
+        self.inbox.clear()
 
     # --- what the server sends on its own -------------------------------------------------
 
@@ -221,17 +245,35 @@ class Session:
         """The one exception-to-error boundary: serve one line (or one item of ``batch``)
         and queue what it makes, notifications and reply, in the outbox."""
         req = _Request()
-        try:
-            result = self._handle(item, req, batch)
-            reply = None if result is None else encode_response(req.rid, result)
-        except ProtocolError as exc:
-            reply = encode(error(req.rid, exc.to_wire()))
-        except Exception as exc:  # a bug, a failed callable, a reply that does not encode
-            reply = encode(error(req.rid, self._internal(exc, req).to_wire()))
+        reply = self._answer(req, self._handle, item, req, batch)
+        if reply is _LATER:
+            return
         call = req.call
         notes = self._encoded(call.notes) if call is not None and call.notes else b""
         if reply is not None or notes:
             self.outbox.add(req.rid, notes, reply, req.keyed, batch)
+
+    def _answer(self, req, produce, *args):
+        """The encoded reply to what ``produce(*args)`` returns or raises: where every
+        exception becomes a JSON-RPC error (``_serve`` for a line, ``_resolve`` for an
+        answer that came later). None: no reply; ``_LATER``: a deferred answer is held."""
+        try:
+            result = produce(*args)
+            if type(result) is Deferred:
+                if self.executor is None:
+                    result = self._finish(req, result, result.run())
+                else:
+                    _Later(self, req, result).start(args[-1])
+                    return _LATER
+            return None if result is None else encode_response(req.rid, result)
+        except ProtocolError as exc:
+            return encode(error(req.rid, exc.to_wire()))
+        except Exception as exc:  # a bug, a failed callable, a reply that does not encode
+            return encode(error(req.rid, self._internal(exc, req).to_wire()))
+
+    def _finish(self, req, deferred, value):
+        result = deferred.finish(value)
+        return stateless_result(self, req.call, result) if req.call.stateless else result
 
     def _handle(self, item, req, batch):
         """The result of one line or batch item (None: no reply now); raises for an error
@@ -272,7 +314,7 @@ class Session:
     def _read(self, item):
         """A pending line that is not plain bytes as a value to serve; raises for a line
         that cannot be one."""
-        if type(item) is _Decoded:
+        if type(item) is Decoded:
             return item.value
         if type(item) is TooLong:
             raise InvalidRequest("Invalid Request: line longer than the %d-byte limit "
@@ -320,8 +362,10 @@ class Session:
             if type(token) is str or type(token) is int:
                 call.progress_token = token
         result = entry.handler(self, call, entry.check(params))
-        if stateless:  # (an Encoded result is final: methods made it so)
-            return result if result is None or type(result) is Encoded else stateless_result(self, call, result)
+        if stateless:  # (an Encoded result is final: methods made it so; a Deferred, later)
+            if result is None or type(result) is Encoded or type(result) is Deferred:
+                return result
+            return stateless_result(self, call, result)
         conn.succeeded(call)
         return result
 

@@ -19,6 +19,7 @@ import time
 
 from .pump import (_QUIET_ERRORS, DRAIN_SECONDS, HIGH_WATER, READ_SIZE, Hub, StreamPump, signal,
                    stderr_log)
+from .workers import Workers
 
 try:
     from _collections import deque
@@ -108,15 +109,17 @@ def _serve_polled(server, in_fd, wire, source, log):
     out_blocking = _nonblocking_if_pipe(wire)
     loop = Loop()
     hub = Hub(loop, server, log)
+    workers = Workers(loop.call_soon_threadsafe, loop.call_later, log)
     try:
         def closed(pump):
             hub.discard(pump)
             loop.stop()
 
-        hub.add(StreamPump(loop, server.session(log=log), in_fd, wire, closed, log=log,
-                           name="stdio"))
+        session = server.session(log=log, executor=workers)
+        hub.add(StreamPump(loop, session, in_fd, wire, closed, log=log, name="stdio"))
         hub.run(source)
     finally:
+        workers.close()
         hub.close()  # (hub.run did, unless something failed before it)
         loop.close()
         for fd, was in ((wire, out_blocking), (in_fd, in_blocking)):
@@ -151,15 +154,20 @@ class _Direct:
     when it is all written (backpressure: the session serves within ``HIGH_WATER`` at a
     time). Signals (SIGTERM/SIGINT stop, SIGHUP reloads; where Python allows handlers:
     the main thread) and work handed over by other threads (``Server.replace_config``)
-    arrive through the wake-up pipe. To the ``Hub`` and ``reload.ConfigFile`` it is both
-    the loop (``add_signal_handler``, ``call_soon_threadsafe``) and the one pump
+    arrive through the wake-up pipe, as do the answers of callables run on worker threads
+    (``workers``). To the ``Hub``, ``reload.ConfigFile`` and ``Workers`` it is both the
+    loop (``add_signal_handler``, ``call_soon_threadsafe``, ``call_later``) and the one pump
     (``session``, ``send``)."""
 
     def __init__(self, server, in_fd, wire, log):
         self.server, self.in_fd, self.wire, self.log = server, in_fd, wire, log
-        self.session = server.session(log=log)
+        self.workers = Workers(self.call_soon_threadsafe, self.call_later, log)
+        self.session = server.session(log=log, executor=self.workers)
+        self.session.on_ready = lambda: self.send(self.session.data_to_send())
         self.out = bytearray()
         self.stopping = False
+        self.gone = False  # stdout cannot be written to any more
+        self._timers = []  # [when, callback] (callback None: cancelled)
         self._wake_r, self._wake_w = os.pipe()
         for fd in (self._wake_r, self._wake_w):
             os.set_blocking(fd, False)
@@ -196,7 +204,27 @@ class _Direct:
         return True
 
     def send(self, data):
-        self.out += data
+        self.out += data  # (written by the serving loop, after the callback that sent it)
+
+    def call_later(self, delay, callback):
+        """Run ``callback()`` from the serving loop after ``delay`` seconds; returns a
+        handle with ``cancel()``."""
+        timer = _Timer(time.monotonic() + delay, callback)
+        self._timers.append(timer)
+        return timer
+
+    def _poll_timeout(self):
+        """Milliseconds to the next timer, for ``poll()`` (None: no timer)."""
+        timers = self._timers = [t for t in self._timers if t.callback is not None]
+        if not timers:
+            return None
+        return max(0.0, min(t.when for t in timers) - time.monotonic()) * 1000
+
+    def _run_timers(self):
+        now = time.monotonic()
+        for timer in [t for t in self._timers if t.callback is not None and t.when <= now]:
+            callback, timer.callback = timer.callback, None
+            callback()
 
     # --- serving ---------------------------------------------------------------------
 
@@ -218,8 +246,10 @@ class _Direct:
 
     def _serve(self):
         session, in_fd, wake_r, poll = self.session, self.in_fd, self._wake_r, self._poll.poll
-        while not self.stopping:
-            for fd, _ in poll():
+        reading = True
+        while not (self.stopping or self.gone) and (reading or session.busy):
+            # (after EOF, until every request read has had its answer)
+            for fd, _ in poll(self._poll_timeout() if self._timers else None):
                 if fd == wake_r:
                     self._run_calls()
                     self._flush()
@@ -231,10 +261,14 @@ class _Direct:
                 except OSError:
                     data = b""  # the host is gone: serve what was read
                 self._send(session.receive_data(data, HIGH_WATER))
-                while session.pending and not self.stopping:
+                while session.pending and not (self.stopping or self.gone):
                     self._send(session.resume(HIGH_WATER))
-                if not data or self.out:  # EOF served, or stdout gone
-                    return
+                if not data:
+                    reading = False
+                    self._poll.unregister(in_fd)
+            if self._timers:
+                self._run_timers()
+                self._flush()
 
     def _send(self, data):
         """Write ``data`` now when nothing waits before it (the common case: no copy into
@@ -266,6 +300,7 @@ class _Direct:
             except OSError as exc:
                 if exc.errno not in _QUIET_ERRORS:
                     self.log("warning", "stdio: closed: write failed: %s" % exc)
+                self.gone = True
                 return
             if self._wait_writable(deadline):
                 return
@@ -300,6 +335,7 @@ class _Direct:
         self.stopping = True
 
     def close(self):
+        self.workers.close()
         self._hub.close()
         for signum, old in self._saved.items():
             signal.signal(signum, old)
@@ -307,3 +343,13 @@ class _Direct:
             signal.set_wakeup_fd(self._old_wakeup)
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
+
+
+class _Timer:
+    __slots__ = ("when", "callback")
+
+    def __init__(self, when, callback):
+        self.when, self.callback = when, callback
+
+    def cancel(self):
+        self.callback = None

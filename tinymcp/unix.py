@@ -25,6 +25,7 @@ import sys
 from .errors import ListenError
 from .loop import Loop
 from .pump import READ_SIZE, Hub, StreamPump, signal, stderr_log
+from .workers import Workers
 
 __all__ = ["serve_unix", "listen", "ListenError", "peer_allowed", "peer_credentials",
            "DEFAULT_MAX_CLIENTS"]
@@ -219,6 +220,8 @@ class _Acceptor:
 
     def __init__(self, loop, hub, listener, max_clients, allow_uids, log):
         self.loop, self.hub, self.listener = loop, hub, listener
+        #: the clients' callables run on these threads (shared: a few per server)
+        self.workers = Workers(loop.call_soon_threadsafe, loop.call_later, log)
         self.fd = listener.fileno()
         self.max_clients = max_clients
         self.own_uid = os.geteuid() if hasattr(os, "geteuid") else None
@@ -237,6 +240,7 @@ class _Acceptor:
         self.listener.close()
 
     def close(self):
+        self.workers.close()
         self.refusals.flush()
         for sock in list(self.sockets.values()):
             sock.close()
@@ -283,7 +287,8 @@ class _Acceptor:
                            "(--max-clients)" % (name, most, "" if most == 1 else "s"))
         conn.setblocking(False)
         fd = conn.fileno()
-        pump = StreamPump(self.loop, hub.server.session(log=self.log), fd, fd, self._closed,
+        session = hub.server.session(log=self.log, executor=self.workers)
+        pump = StreamPump(self.loop, session, fd, fd, self._closed,
                           high=HIGH_WATER, low=LOW_WATER, hard=HARD_LIMIT, log=self.log, name=name)
         self.sockets[pump] = conn
         hub.add(pump)

@@ -1,0 +1,185 @@
+"""Callables off the loop: render and complete run on worker threads while stdio keeps
+serving; progress goes out as it happens; cancels, time limits and batches.
+
+In process: the stdio transport serves on its own thread between pipes, and the test
+drives it. Every wait is for a line (``GUARD`` only guards against a hang); a callable
+that must be mid-run waits on an ``Event`` the test sets.
+"""
+
+import os
+import threading
+
+import tinymcp
+from conftest import line, read_to_eof, req
+from tinymcp import Server
+from tinymcp.stdio import serve_stdio
+from transport_helpers import GUARD, Lines
+
+INIT = req(0, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
+INIT_0325 = req(0, "initialize", {"protocolVersion": "2025-03-26", "capabilities": {}})
+
+
+class Live:
+    """stdio served on a thread of its own, between two pipes."""
+
+    def __init__(self, config, **server_options):
+        self.r_in, self.w_in = os.pipe()
+        self.r_out, self.w_out = os.pipe()
+        self.server = Server(config, **server_options)
+        self.logged = []
+        self.status = []
+        self.thread = threading.Thread(target=lambda: self.status.append(serve_stdio(
+            self.server, in_fd=self.r_in, out_fd=self.w_out,
+            log=lambda level, message, exc=None: self.logged.append((level, message)))),
+            daemon=True)
+        self.thread.start()
+        self.lines = Lines(self.r_out)
+
+    def send(self, *msgs):
+        os.write(self.w_in, b"".join(line(m) for m in msgs))
+
+    def frame(self):
+        return self.lines.frame(GUARD)
+
+    def batch(self):
+        """The next line, a batch's array."""
+        import json
+        import time
+        deadline = time.monotonic() + GUARD
+        while b"\n" not in self.lines.buf:
+            assert self.lines._fill(deadline), "no line within the guard"
+        raw, self.lines.buf = self.lines.buf.split(b"\n", 1)
+        return json.loads(raw)
+
+    def finish(self):
+        """EOF; the frames written after the ones read, and the exit status."""
+        os.close(self.w_in)
+        self.thread.join(GUARD)
+        os.close(self.w_out)
+        rest = self.lines.buf + read_to_eof(self.r_out)
+        for fd in (self.r_in, self.r_out):
+            os.close(fd)
+        import json
+        return [json.loads(x) for x in rest.splitlines()], self.status
+
+
+def blocking_render(started, release, steps=()):
+    def render(arguments):
+        for value in steps:
+            tinymcp.progress(value, total=len(steps))
+        started.set()
+        assert release.wait(GUARD)
+        return "done"
+    return render
+
+
+def test_a_running_render_does_not_hold_other_requests_and_progress_goes_out_at_once():
+    started, release = threading.Event(), threading.Event()
+    live = Live({"prompts": [{"name": "slow", "render": blocking_render(started, release, (1, 2))}]})
+    live.send(INIT)
+    assert live.frame()["id"] == 0
+    live.send(req(1, "prompts/get", {"name": "slow", "_meta": {"progressToken": "t"}}))
+    # the notifications arrive while the render still runs...
+    for value in (1, 2):
+        note = live.frame()
+        assert note["method"] == "notifications/progress" and note["params"]["progress"] == value
+    assert started.wait(GUARD)
+    live.send(req(2, "ping"))
+    assert live.frame() == {"jsonrpc": "2.0", "id": 2, "result": {}}  # ...and a ping is answered
+    release.set()
+    reply = live.frame()
+    assert reply["id"] == 1 and reply["result"]["messages"][0]["content"]["text"] == "done"
+    assert live.finish() == ([], [0])
+
+
+def test_a_cancel_for_a_running_callable_sends_no_reply():
+    started, release = threading.Event(), threading.Event()
+    live = Live({"prompts": [{"name": "slow", "render": blocking_render(started, release)}]})
+    live.send(INIT)
+    live.frame()
+    live.send(req(1, "prompts/get", {"name": "slow"}))
+    assert started.wait(GUARD)
+    live.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+              req(2, "ping"))
+    assert live.frame()["id"] == 2
+    release.set()
+    live.send(req(3, "ping"))
+    assert live.frame()["id"] == 3  # the render's answer, come meanwhile, was discarded
+    assert live.finish() == ([], [0])
+
+
+def test_a_callable_over_its_time_limit_is_answered_32603_and_the_server_goes_on():
+    started, release = threading.Event(), threading.Event()
+    live = Live({"limits": {"max_callable_ms": 50},
+                 "prompts": [{"name": "slow", "render": blocking_render(started, release)},
+                             {"name": "p", "messages": [{"role": "user", "text": "hi"}]}]})
+    live.send(INIT)
+    live.frame()
+    live.send(req(1, "prompts/get", {"name": "slow"}))
+    error = live.frame()["error"]
+    assert error["code"] == -32603 and error["message"] == "Internal error"
+    live.send(req(2, "prompts/get", {"name": "p"}))
+    assert live.frame()["result"]["messages"][0]["content"]["text"] == "hi"
+    release.set()  # (the abandoned thread ends; what it made is dropped)
+    assert live.finish() == ([], [0])
+    assert any(error["data"]["errorId"] in message and "max_callable_ms" in message
+               for _, message in live.logged)
+
+
+def test_a_batch_with_a_callable_is_answered_as_one_array_when_all_of_it_is_done():
+    started, release = threading.Event(), threading.Event()
+    live = Live({"prompts": [{"name": "slow", "render": blocking_render(started, release)}]})
+    live.send(INIT_0325)
+    live.frame()
+    live.send([req(1, "prompts/get", {"name": "slow"}), req(2, "ping")])
+    assert started.wait(GUARD)
+    live.send(req(3, "ping"))
+    assert live.frame()["id"] == 3  # (replies may leave out of order; the batch waits whole)
+    release.set()
+    batch = live.batch()
+    assert [r["id"] for r in batch] == [1, 2] and batch[0]["result"]["messages"]
+    assert live.finish() == ([], [0])
+
+
+def test_requests_read_before_eof_are_all_answered_even_when_callables_finish_after_it():
+    started, release = threading.Event(), threading.Event()
+    live = Live({"prompts": [{"name": "slow", "render": blocking_render(started, release)}]})
+    live.send(INIT, req(1, "prompts/get", {"name": "slow"}))
+    live.frame()
+    assert started.wait(GUARD)
+    os.close(live.w_in)  # EOF while the render runs
+    live.w_in = os.open(os.devnull, os.O_WRONLY)  # (finish() closes it again)
+    release.set()
+    assert live.frame()["id"] == 1
+    assert live.finish() == ([], [0])
+
+
+def test_complete_callables_run_on_workers_too():
+    started, release = threading.Event(), threading.Event()
+
+    def complete(value, context):
+        started.set()
+        assert release.wait(GUARD)
+        return ["a", "b"]
+
+    live = Live({"prompts": [{"name": "c", "arguments": [{"name": "x", "complete": complete}],
+                              "messages": [{"role": "user", "text": "{x}"}]}]})
+    live.send(INIT)
+    live.frame()
+    live.send(req(1, "completion/complete", {"ref": {"type": "ref/prompt", "name": "c"},
+                                            "argument": {"name": "x", "value": ""}}))
+    assert started.wait(GUARD)
+    live.send(req(2, "ping"))
+    assert live.frame()["id"] == 2
+    release.set()
+    assert live.frame()["result"]["completion"]["values"] == ["a", "b"]
+    assert live.finish() == ([], [0])
+
+
+def test_declarative_prompts_start_no_thread():
+    live = Live({"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]})
+    live.send(INIT, req(1, "prompts/get", {"name": "p"}))
+    live.frame()
+    live.frame()
+    assert not [t for t in threading.enumerate() if t.name == "tinymcp-worker"]
+    live.finish()
