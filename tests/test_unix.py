@@ -210,6 +210,30 @@ def test_socket_file_is_created_0600_even_under_umask_0(world):
     assert stat.S_IMODE(st.st_mode) == 0o600
 
 
+def test_socket_mode_and_group_are_set_as_asked_never_more_open(world):
+    path = world.path("s")
+    group = 65534 if os.geteuid() == 0 else os.getgid()  # (another group needs root)
+    world.server("--socket", path, "--socket-mode", "0660", "--socket-group", str(group),
+                 preexec_fn=lambda: os.umask(0))
+    st = os.lstat(path)
+    assert stat.S_ISSOCK(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o660 and st.st_gid == group
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--socket-mode", "0999"], "--socket-mode needs an octal mode such as 0660, got '0999'"),
+    (["--socket-mode", "1777"], "--socket-mode needs an octal mode such as 0660, got '1777'"),
+])
+def test_a_socket_mode_that_is_not_one_is_a_usage_error(world, args, message):
+    rc, out, err = run(["--socket", world.path("s")] + args)
+    assert rc == 2 and message in err and not os.path.lexists(world.path("s"))
+
+
+def test_an_unknown_socket_group_exits_1_saying_so(world):
+    rc, out, err = run(["--socket", world.path("s"), "--socket-group", "no-such-group-here"])
+    assert rc == 1 and "--socket-group: no group named 'no-such-group-here'" in err
+    assert not os.path.lexists(world.path("s"))
+
+
 @pytest.mark.parametrize("kind", ["regular file", "directory", "symlink to a socket"])
 def test_a_path_that_is_not_a_socket_is_left_untouched_and_the_server_exits_1(world, kind):
     path = world.path("s")
@@ -330,7 +354,10 @@ def test_max_clients_refuses_extras_cleanly_while_the_others_keep_working(world)
     second.initialize()
     third = world.client(path)
     assert third.closed()
-    assert third.lines.buf == b""
+    # told why, in one JSON-RPC error line, before the close
+    assert json.loads(third.lines.buf) == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32000, "message": "Connection refused: the server is already serving 2 clients "
+                                   "(--max-clients); try again later"}}
     line_ = proc.wait_stderr("refused client 3")
     assert "already serving 2 clients (--max-clients)" in line_
     for c in (first, second):
@@ -459,7 +486,50 @@ def test_a_peer_with_another_uid_is_refused_with_a_stderr_line_unless_allowed(wo
     if allow:
         assert json.loads(got) == {"jsonrpc": "2.0", "id": 1, "result": {}}
     else:
-        assert got == b""
+        assert json.loads(got) == {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32000, "message": "Connection refused: uid 65534 may not connect to this "
+                                       "server (its operator can allow it with --allow-uid)"}}
         refused = proc.wait_stderr("refused client")
         assert "uid 65534 may not connect (see --allow-uid)" in refused
     assert world.client(path).call(req(2, "ping"))["result"] == {}  # root is always let in
+
+
+@pytest.mark.skipif(_peercred_option() is None or os.geteuid() != 0,
+                    reason="needs root (to connect as another uid) and SO_PEERCRED")
+def test_allow_uid_with_the_socket_mode_and_group_lets_that_uid_in(world):
+    # --allow-uid alone cannot work: the file is 0600 and the peer gets EACCES before any
+    # peer check; with a mode and group that let it open the file, it is served
+    path = world.path("s")
+    os.chmod(world.dir, 0o755)
+    world.server("--socket", path, "--allow-uid", "65534", "--socket-mode", "0660",
+                 "--socket-group", "65534")
+    assert json.loads(_ping_as(65534, path)) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+
+# --- --connect: stdio bridged to the socket ----------------------------------------------------
+
+def test_connect_bridges_stdio_to_a_socket_service_and_ends_with_it(world):
+    path = world.path("s")
+    world.server("--socket", path)
+    bridge = world.stdio("--connect", path)
+    assert bridge.call(initialize())["result"]["protocolVersion"] == "2025-11-25"
+    assert bridge.call(req(2, "prompts/list"))["result"]["prompts"]
+    bridge.proc.stdin.close()  # the host's end: passed on, the server ends the session
+    rc, err, out = bridge.finish(None)
+    assert rc == 0 and out == b"", err
+
+
+def test_connect_passes_on_the_refusal_line_of_a_full_server(world):
+    path = world.path("s")
+    world.server("--socket", path, "--max-clients", "1")
+    keeper = world.client(path)
+    keeper.initialize()
+    rc, out, err = run(["--connect", path], stdin=line(req(1, "ping")))
+    assert rc == 0, err
+    assert json.loads(out)["error"]["code"] == -32000
+
+
+def test_connect_to_nothing_exits_1_saying_what_to_start(world):
+    rc, out, err = run(["--connect", world.path("none")])
+    assert rc == 1 and out == ""
+    assert "cannot connect to %s" % world.path("none") in err and "--socket" in err

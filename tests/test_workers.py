@@ -183,3 +183,45 @@ def test_declarative_prompts_start_no_thread():
     live.frame()
     assert not [t for t in threading.enumerate() if t.name == "tinymcp-worker"]
     live.finish()
+
+
+# --- serving from any thread, stopped from another ------------------------------------------
+
+def test_stdio_served_on_a_thread_stops_when_the_server_is_stopped_from_another():
+    live = Live({"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]})
+    live.send(INIT)
+    assert live.frame()["id"] == 0
+    live.server.stop()
+    live.thread.join(GUARD)
+    assert live.status == [0]  # (stdin still open: it was the stop that ended it)
+    live.finish()
+
+
+def test_unix_socket_served_on_a_thread_stops_when_the_server_is_stopped_from_another():
+    from tinymcp.unix import serve_unix
+    from transport_helpers import Client, short_dir
+    import shutil
+    where = short_dir()
+    path = os.path.join(where, "s")
+    server = Server({"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]})
+    listening = threading.Event()
+    status = []
+
+    def log(level, message, exc=None):
+        if "listening on" in message:
+            listening.set()
+
+    thread = threading.Thread(target=lambda: status.append(serve_unix(server, path, log=log)), daemon=True)
+    thread.start()
+    try:
+        assert listening.wait(GUARD)
+        client = Client(path)
+        assert client.initialize()["protocolVersion"] == "2025-11-25"
+        server.stop()
+        thread.join(GUARD)
+        assert status == [0] and not os.path.exists(path)
+        assert client.closed()
+        client.close()
+    finally:
+        server.stop()
+        shutil.rmtree(where, ignore_errors=True)

@@ -8,12 +8,13 @@ a usage error.
 import sys
 
 from . import __version__
-from .errors import ConfigError, UsageError
+from .errors import ConfigError, ListenError, UsageError
 
 USAGE = """\
 usage: %(prog)s [--config FILE.json] [--page-size N] [--watch]
-%(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]]
-%(indent)s[--check] [--version]
+%(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]
+%(indent)s [--socket-mode MODE] [--socket-group GROUP]]
+%(indent)s[--connect PATH] [--check] [--version]
 
 Serve MCP prompts over stdio, or over a Unix socket (newline-delimited JSON-RPC).
 
@@ -23,16 +24,37 @@ options:
                    prompts) and clients are told when the prompts change
   --page-size N    prompts per prompts/list page (overrides the config's page_size)
   --watch          also reload the --config file whenever it changes
-  --socket PATH    serve many clients on a Unix socket at PATH (created 0600) instead
-                   of stdio
+  --socket PATH    serve many clients on a Unix socket at PATH instead of stdio
   --max-clients N  with --socket: connections served at once, more are refused
                    (default 1024)
   --allow-uid UIDS with --socket: also accept peers with these uids (comma-separated,
-                   repeatable); by default only the server's own uid and root
+                   repeatable); by default only the server's own uid and root. The
+                   socket file must let them open it too: see --socket-mode
+  --socket-mode MODE  with --socket: the socket file's mode, octal (default 0600)
+  --socket-group GROUP  with --socket: the socket file's group (a name or a gid)
+  --connect PATH   bridge stdio to a tinymcp --socket service at PATH (for hosts
+                   that only start stdio servers); ends when either side closes
   --check          validate the config, list every problem, and exit (0 valid, 1 not)
   --version        print the version and exit
   -h, --help       show this help and exit
+
+Python callables (render, complete) run on worker threads; render and complete of
+JSON configs never run code.
 """
+
+#: option -> (key, kind): a flag, or what its value is
+OPTIONS = {
+    "-h": ("help", "flag"), "--help": ("help", "flag"), "--version": ("version", "flag"),
+    "--check": ("check", "flag"), "--watch": ("watch", "flag"),
+    "--config": ("config", "text"), "--socket": ("socket", "path"), "--connect": ("connect", "path"),
+    "--page-size": ("page_size", "count"), "--max-clients": ("max_clients", "count"),
+    "--allow-uid": ("allow_uids", "uids"), "--socket-mode": ("socket_mode", "mode"),
+    "--socket-group": ("socket_group", "text"),
+}
+#: options that only mean something beside another: option -> (what it needs, said so)
+NEEDS = {"--watch": ("config", "--config FILE"), "--max-clients": ("socket", "--socket PATH"),
+         "--allow-uid": ("socket", "--socket PATH"), "--socket-mode": ("socket", "--socket PATH"),
+         "--socket-group": ("socket", "--socket PATH")}
 
 
 def usage(default_config=None):
@@ -52,53 +74,57 @@ def usage(default_config=None):
 
 def parse_args(argv):
     """A tiny parser (argparse costs start-up time that every host spawn pays)."""
-    opts = {"config": None, "page_size": None, "check": False, "watch": False,
-            "socket": None, "max_clients": None, "allow_uids": set()}
+    opts = {key: (set() if kind == "uids" else False if kind == "flag" else None)
+            for key, kind in OPTIONS.values()}
     args = list(argv)
     while args:
         arg = args.pop(0)
         name, eq, value = arg.partition("=")
-        if name in ("-h", "--help"):
-            opts["help"] = True
-        elif name == "--version":
-            opts["version"] = True
-        elif name == "--check":
-            opts["check"] = True
-        elif name == "--watch":
-            opts["watch"] = True
-        elif name in ("--config", "--page-size", "--socket", "--max-clients", "--allow-uid"):
-            if not eq:
-                if not args:
-                    raise UsageError("%s needs a value" % name)
-                value = args.pop(0)
-            key = name[2:].replace("-", "_")
-            if name != "--allow-uid" and opts[key] is not None:
-                raise UsageError("%s given twice" % name)  # (which one was meant?)
-            if name == "--config":
-                opts["config"] = value
-            elif name == "--socket":
-                if not value:
-                    raise UsageError("--socket needs a path")
-                opts["socket"] = value
-            elif name == "--allow-uid":
-                opts["allow_uids"] |= _uids(value)
-            else:
-                try:
-                    opts[key] = int(value)
-                except ValueError:
-                    raise UsageError("%s needs a whole number, got %r" % (name, value))
-                if opts[key] < 1:
-                    raise UsageError("%s must be 1 or more" % name)
-        else:
+        if name not in OPTIONS:
             raise UsageError("unknown argument %r" % arg)
-    if opts["watch"] and opts["config"] is None:
-        raise UsageError("--watch needs --config FILE")
-    if opts["socket"] is None:
-        if opts["max_clients"] is not None:
-            raise UsageError("--max-clients needs --socket PATH")
-        if opts["allow_uids"]:
-            raise UsageError("--allow-uid needs --socket PATH")
+        key, kind = OPTIONS[name]
+        if kind == "flag":
+            opts[key] = True
+            continue
+        if not eq:
+            if not args:
+                raise UsageError("%s needs a value" % name)
+            value = args.pop(0)
+        if kind == "uids":
+            opts[key] |= _uids(value)
+            continue
+        if opts[key] is not None:
+            raise UsageError("%s given twice" % name)  # (which one was meant?)
+        opts[key] = _value(name, kind, value)
+    for name, (needed, what) in NEEDS.items():
+        key = OPTIONS[name][0]
+        if opts[key] not in (None, False, set()) and opts[needed] is None:
+            raise UsageError("%s needs %s" % (name, what))
+    if opts["connect"] is not None and (opts["socket"] is not None or opts["config"] is not None):
+        raise UsageError("--connect bridges to a running server: it takes no --socket or --config")
     return opts
+
+
+def _value(name, kind, value):
+    if kind == "path" and not value:
+        raise UsageError("%s needs a path" % name)
+    if kind == "count":
+        try:
+            number = int(value)
+        except ValueError:
+            raise UsageError("%s needs a whole number, got %r" % (name, value))
+        if number < 1:
+            raise UsageError("%s must be 1 or more" % name)
+        return number
+    if kind == "mode":
+        try:
+            mode = int(value, 8)
+        except ValueError:
+            mode = -1
+        if not 0 <= mode <= 0o777:
+            raise UsageError("%s needs an octal mode such as 0660, got %r" % (name, value))
+        return mode
+    return value
 
 
 def _uids(text):
@@ -140,6 +166,32 @@ def main(argv=None, default_config=None, default_name="default config"):
 
 
 def _main(opts, default_config, default_name):
+    if opts["connect"] is not None:
+        from .bridge import bridge
+        return bridge(opts["connect"])
+    loaded = _load(opts, default_config, default_name)
+    if type(loaded) is int:
+        return loaded
+    server, source = loaded
+    if opts["check"]:
+        n = len(server.config.prompts)
+        sys.stdout.write("%s: ok, %d prompt%s\n" % (
+            opts["config"] or default_name, n, "" if n == 1 else "s"))
+        return 0
+    _ready_to_serve()
+    if opts["socket"] is not None:
+        return _serve_socket(opts, server, source)
+    if sys.stdin is not None and sys.stdin.isatty():
+        # a person at a terminal, not a host: say what this is instead of seeming to hang
+        sys.stderr.write("tinymcp: serving MCP on stdio (one JSON-RPC message per line); an MCP host "
+                         "normally starts this. Ctrl-D ends it.\n")
+        sys.stderr.flush()
+    from .stdio import serve_stdio
+    return serve_stdio(server, source=source)
+
+
+def _load(opts, default_config, default_name):
+    """``(server, source)``, or the exit status after saying what is wrong with the config."""
     from .config import load_config
     from .server import Server
     source = None
@@ -155,36 +207,39 @@ def _main(opts, default_config, default_name):
         # listChanged is promised exactly when a change source exists: a config file can
         # be reloaded (SIGHUP, --watch); the embedded default prompts never change.
         # (the dicts are ours alone: prompts are validated now, built when first got)
-        server = Server(load_config(config, owned=True), page_size=opts["page_size"],
-                        list_changed=source is not None)
+        return Server(load_config(config, owned=True), page_size=opts["page_size"],
+                      list_changed=source is not None), source
     except ConfigError as exc:
         where = opts["config"] or default_name
         sys.stderr.write("tinymcp: invalid config %s:\n" % where)
         for path, msg in exc.problems:
             sys.stderr.write("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg)
         return 1
-    if opts["check"]:
-        n = len(server.config.prompts)
-        sys.stdout.write("%s: ok, %d prompt%s\n" % (
-            opts["config"] or default_name, n, "" if n == 1 else "s"))
-        return 0
-    _ready_to_serve()
-    if opts["socket"] is not None:
-        from .unix import DEFAULT_MAX_CLIENTS, ListenError, serve_unix
-        try:
-            return serve_unix(server, opts["socket"],
-                              max_clients=opts["max_clients"] or DEFAULT_MAX_CLIENTS,
-                              allow_uids=opts["allow_uids"], source=source)
-        except ListenError as exc:
-            sys.stderr.write("tinymcp: %s\n" % exc)
-            return 1
-    if sys.stdin is not None and sys.stdin.isatty():
-        # a person at a terminal, not a host: say what this is instead of seeming to hang
-        sys.stderr.write("tinymcp: serving MCP on stdio (one JSON-RPC message per line); an MCP host "
-                         "normally starts this. Ctrl-D ends it.\n")
-        sys.stderr.flush()
-    from .stdio import serve_stdio
-    return serve_stdio(server, source=source)
+
+
+def _serve_socket(opts, server, source):
+    from .unix import DEFAULT_MAX_CLIENTS, ListenError, serve_unix
+    try:
+        gid = None if opts["socket_group"] is None else _gid(opts["socket_group"])
+        return serve_unix(server, opts["socket"], max_clients=opts["max_clients"] or DEFAULT_MAX_CLIENTS,
+                          allow_uids=opts["allow_uids"], source=source,
+                          mode=0o600 if opts["socket_mode"] is None else opts["socket_mode"], gid=gid)
+    except ListenError as exc:
+        sys.stderr.write("tinymcp: %s\n" % exc)
+        return 1
+
+
+def _gid(group):
+    """The gid of ``group`` (a name, or a number)."""
+    if group.isascii() and group.isdigit():
+        return int(group)
+    try:
+        import grp
+        return grp.getgrnam(group).gr_gid
+    except ImportError:
+        raise ListenError("groups are not available on this platform")
+    except KeyError:
+        raise ListenError("--socket-group: no group named %r" % group)
 
 
 def _ready_to_serve():

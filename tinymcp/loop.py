@@ -160,11 +160,16 @@ class Loop:
     # --- signals and other threads --------------------------------------------------
 
     def add_signal_handler(self, signum, callback):
-        """Run ``callback(signum)`` from the loop (not inside the signal handler)."""
-        if not self._saved:
-            self._old_wakeup = signal.set_wakeup_fd(self._wake_w)
+        """Run ``callback(signum)`` from the loop (not inside the signal handler). Off the
+        main thread, where Python allows no signal handlers, nothing happens: False."""
+        try:
+            if not self._saved:
+                self._old_wakeup = signal.set_wakeup_fd(self._wake_w)
+            self._saved.setdefault(signum, signal.signal(signum, self._on_signal))
+        except ValueError:
+            return False
         self._signal_handlers[signum] = callback
-        self._saved.setdefault(signum, signal.signal(signum, self._on_signal))
+        return True
 
     def _on_signal(self, signum, frame):
         self._signals.append(signum)

@@ -251,6 +251,8 @@ class Hub:
         self._seen = server.config  # the config this hub's sessions were last told of
         self._hook = self._on_replace
         server.add_change_hook(self._hook)
+        self._stop = lambda: loop.call_soon_threadsafe(loop.stop)  # (Server.stop, any thread)
+        server.add_stop_hook(self._stop)
 
     def add(self, pump):
         self.pumps[pump] = None
@@ -330,8 +332,10 @@ class Hub:
             pump.close()
 
     def close(self):
-        """Stop receiving config changes (call before the loop closes)."""
-        try:
-            self.server.remove_change_hook(self._hook)
-        except ValueError:
-            pass
+        """Stop receiving config changes and stop requests (call before the loop closes)."""
+        for remove, hook in ((self.server.remove_change_hook, self._hook),
+                             (self.server.remove_stop_hook, self._stop)):
+            try:
+                remove(hook)
+            except ValueError:
+                pass

@@ -39,6 +39,7 @@ class Server:
         self._page_size = page_size
         self._limit_overrides = overrides
         self._change_hooks = []
+        self._stop_hooks = []
         self.log = log
         self.list_changed = bool(list_changed)
         #: tags this server's internal-error ids (``XXXX-N``) in logs and replies
@@ -85,6 +86,20 @@ class Server:
         changed = new.prompts != (self.config if since is None else since).prompts
         self.config = new
         return changed
+
+    def stop(self):
+        """Stop serving (any thread): every transport serving this server now ends as on
+        SIGTERM (listen streams ended, output drained for at most 2 s) and its ``serve``
+        call returns 0."""
+        for hook in list(self._stop_hooks):
+            hook()
+
+    def add_stop_hook(self, hook):
+        """``hook()`` is called by ``stop()`` (a transport registers one while it serves)."""
+        self._stop_hooks.append(hook)
+
+    def remove_stop_hook(self, hook):
+        self._stop_hooks.remove(hook)
 
     def add_change_hook(self, hook):
         """``hook(new_config)`` is called by ``replace_config`` instead of applying it."""

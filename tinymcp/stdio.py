@@ -334,6 +334,9 @@ class _Direct:
     def _stop(self, signum):
         self.stopping = True
 
+    def stop(self):  # (the Hub's loop.stop, from Server.stop through the wake-up pipe)
+        self.stopping = True
+
     def close(self):
         self.workers.close()
         self._hub.close()

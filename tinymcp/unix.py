@@ -23,6 +23,7 @@ import struct
 import sys
 
 from .errors import ListenError
+from .jsonrpc import encode, error
 from .loop import Loop
 from .pump import READ_SIZE, Hub, StreamPump, signal, stderr_log
 from .workers import Workers
@@ -116,24 +117,39 @@ def _clear_path(path, log):
     log("info", "removed a stale socket at %s (nothing answered on it)" % path)
 
 
-def listen(path, log=stderr_log, backlog=None):
-    """A non-blocking listening socket bound at ``path`` (mode 0600), and what identifies
-    the file (``_identity``) so that only this very file is removed at exit."""
+def listen(path, log=stderr_log, backlog=None, mode=0o600, gid=None):
+    """A non-blocking listening socket bound at ``path``, and what identifies the file
+    (``_identity``) so that only this very file is removed at exit.
+
+    The file is born 0600 (through the umask: no window before a chmod), then given group
+    ``gid`` and only then ``mode``: at no moment is it more open than asked.
+    """
     if not hasattr(socket, "AF_UNIX"):
         raise ListenError("Unix sockets are not available on this platform; serve on stdio instead")
     _clear_path(path, log)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    bound = False
     try:
         old = os.umask(0o177)  # the file is born 0600: no window before a chmod
         try:
             sock.bind(path)
+            bound = True
         finally:
             os.umask(old)
+        if gid is not None:
+            os.chown(path, -1, gid)
+        if mode != 0o600:
+            os.chmod(path, mode)
         st = os.lstat(path)
         sock.listen(backlog or socket.SOMAXCONN)
         sock.setblocking(False)
     except OSError as exc:
         sock.close()
+        if bound:  # (a group or mode it could not set: no socket left behind)
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
         raise ListenError("cannot listen on %s: %s" % (path, exc.strerror or exc))
     return sock, _identity(st)
 
@@ -176,18 +192,18 @@ class RefusalLog:
             self.dropped = 0
 
 
-def _refuse(conn, log, message):
-    """Close a connection we will not serve, with a line in ``log`` (a ``RefusalLog``).
-    What it already sent is read and dropped first: closing with unread input would make
-    the peer's next read fail with ECONNRESET instead of seeing a plain end of stream."""
-    log(message)
-    try:
-        conn.setblocking(False)
-        conn.recv(READ_SIZE)
-        conn.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
-    conn.close()
+#: JSON-RPC 2.0 section 5.1: -32000 to -32099 are for implementation-defined server errors.
+REFUSED = -32000
+
+
+#: JSON-RPC 2.0 section 5.1: -32000 to -32099 are for implementation-defined server errors.
+REFUSED = -32000
+#: A refused connection is kept (reading and dropping what it sends) until its peer
+#: closes, for at most this long: closing while its input is unread would make its
+#: next read fail (ECONNRESET) before it could read why it was refused ...
+LINGER_SECONDS = 2.0
+#: ... and at most this many at once (past that, a connect flood is closed at once).
+LINGER_MOST = 64
 
 
 def _remove_if_ours(path, ident):
@@ -230,6 +246,7 @@ class _Acceptor:
         self.refusals = RefusalLog(log)
         self.numbers = itertools.count(1)
         self.sockets = {}  # pump -> its socket
+        self.lingering = {}  # fd -> a refused connection, until its peer closes
 
     def start(self):
         self.loop.add_reader(self.fd, self.accept)
@@ -242,10 +259,48 @@ class _Acceptor:
     def close(self):
         self.workers.close()
         self.refusals.flush()
-        for sock in list(self.sockets.values()):
+        for sock in list(self.sockets.values()) + list(self.lingering.values()):
             sock.close()
         self.sockets.clear()
+        self.lingering.clear()
         self.listener.close()
+
+    def refuse(self, conn, message, reason):
+        """A connection we will not serve: a line in the log (``RefusalLog``), and
+        ``reason`` told to the peer in one JSON-RPC error line (id null) before our end
+        closes; what it sends meanwhile is read and dropped (see ``LINGER_SECONDS``)."""
+        self.refusals(message)
+        try:
+            conn.setblocking(False)
+            conn.send(encode(error(None, {"code": REFUSED, "message": reason})))
+            conn.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # (a full buffer, a peer gone: the close still follows)
+        if len(self.lingering) >= LINGER_MOST:
+            conn.close()
+            return
+        fd = conn.fileno()
+        self.lingering[fd] = conn
+        self.loop.add_reader(fd, lambda: self._drop_input(fd))
+        self.loop.call_later(LINGER_SECONDS, lambda: self._end_linger(fd, conn))
+
+    def _drop_input(self, fd):
+        conn = self.lingering.get(fd)
+        try:
+            if conn is not None and conn.recv(READ_SIZE):
+                return
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            pass
+        if conn is not None:
+            self._end_linger(fd, conn)
+
+    def _end_linger(self, fd, conn):
+        if self.lingering.get(fd) is conn:
+            del self.lingering[fd]
+            self.loop.forget(fd)
+            conn.close()
 
     def accept(self):
         for _ in range(ACCEPTS_PER_ROUND):
@@ -274,17 +329,21 @@ class _Acceptor:
         try:
             creds = peer_credentials(conn)
         except OSError as exc:
-            return _refuse(conn, self.refusals, "refused %s: cannot read its credentials: %s"
-                           % (name, exc))
+            return self.refuse(conn, "refused %s: cannot read its credentials: %s"
+                           % (name, exc), "Connection refused: the server cannot tell who you are")
         if creds is not None:
             name += " (pid %d, uid %d)" % creds
             if not peer_allowed(creds[1], self.own_uid, self.allow):
-                return _refuse(conn, self.refusals, "refused %s: uid %d may not connect "
-                               "(see --allow-uid)" % (name, creds[1]))
+                return self.refuse(conn, "refused %s: uid %d may not connect "
+                               "(see --allow-uid)" % (name, creds[1]),
+                               "Connection refused: uid %d may not connect to this server "
+                               "(its operator can allow it with --allow-uid)" % creds[1])
         hub, most = self.hub, self.max_clients
         if len(hub.pumps) >= most:
-            return _refuse(conn, self.refusals, "refused %s: already serving %d client%s "
-                           "(--max-clients)" % (name, most, "" if most == 1 else "s"))
+            busy = "already serving %d client%s" % (most, "" if most == 1 else "s")
+            return self.refuse(conn, "refused %s: %s (--max-clients)" % (name, busy),
+                           "Connection refused: the server is %s (--max-clients); try again "
+                           "later" % busy)
         conn.setblocking(False)
         fd = conn.fileno()
         session = hub.server.session(log=self.log, executor=self.workers)
@@ -300,21 +359,24 @@ class _Acceptor:
             sock.close()
 
 
-def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), source=None, log=None):
+def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), source=None, log=None,
+               mode=0o600, gid=None):
     """Serve every connection to the Unix socket ``path`` until SIGTERM/SIGINT; return 0.
 
     Raises ``ListenError`` before serving when the path cannot be used. At shutdown:
     stop accepting, end each session's listen streams, give pending output
     ``pump.DRAIN_SECONDS``, close every connection, remove the socket file. ``log``: the
     diagnostics hook (default: the server's, else stderr). The ``server`` is never changed.
+    ``mode`` and ``gid``: the socket file's permissions and group (see ``listen``); the
+    peer check (own uid, root, ``allow_uids``) still gates every connection.
     """
     log = log or server.log or stderr_log
-    listener, ident = listen(path, log)
+    listener, ident = listen(path, log, mode=mode, gid=gid)
     loop = Loop()
     hub = Hub(loop, server, log)
     acceptor = _Acceptor(loop, hub, listener, max_clients, allow_uids, log)
     try:
-        _raise_fd_limit(max_clients + 64, log)
+        _raise_fd_limit(max_clients + 64 + LINGER_MOST, log)
         if source is None:
             loop.add_signal_handler(signal.SIGHUP, lambda signum: log(
                 "info", "SIGHUP: no config file to reload"))
