@@ -533,3 +533,24 @@ def test_connect_to_nothing_exits_1_saying_what_to_start(world):
     rc, out, err = run(["--connect", world.path("none")])
     assert rc == 1 and out == ""
     assert "cannot connect to %s" % world.path("none") in err and "--socket" in err
+
+
+# --- callables off the loop ---------------------------------------------------------------
+
+def test_a_render_running_for_one_client_holds_up_no_other(world):
+    path, fifo = world.path("s"), world.path("f")
+    os.mkfifo(fifo)
+    proc = world.server(path, fifo, script=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                        "e2e_helpers", "slow_socket_server.py"))
+    proc.wait_stderr("listening on")
+    slow, other = world.client(path), world.client(path)
+    slow.initialize()
+    other.initialize()
+    slow.send(req(1, "prompts/get", {"name": "slow", "_meta": {"progressToken": "t"}}))
+    assert slow.frame()["method"] == "notifications/progress"  # at once, while it runs
+    assert other.call(req(2, "ping")) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert other.call(req(3, "prompts/list"))["result"]["prompts"][0]["name"] == "slow"
+    with open(fifo, "w") as f:  # let the render finish
+        f.write("go\n")
+    reply = slow.frame()
+    assert reply["id"] == 1 and reply["result"]["messages"][0]["content"]["text"] == "released: go"
