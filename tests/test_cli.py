@@ -29,7 +29,7 @@ def test_help_names_the_module_it_was_started_as():
     first, second = out.splitlines()[:2]
     prog = "python3 -m %s" % PACKAGE  # tinymcp, or sometool._vendor.tinymcp for a vendored copy
     assert first.startswith("usage: %s [--config FILE.json]" % prog)
-    assert second.startswith(" " * len("usage: %s " % prog) + "[--socket PATH")
+    assert second.startswith(" " * len("usage: %s " % prog) + "[--list | --render NAME")
     assert "without it, a built-in default prompt set" in out
 
 

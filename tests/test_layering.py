@@ -11,8 +11,10 @@ from conftest import PACKAGE, PACKAGE_DIR, server_env
 #: The package under test: the repo's tinymcp/, or a vendored copy (see conftest).
 PKG = PACKAGE_DIR
 CORE = ["errors", "revisions", "validate", "jsonrpc", "template", "content", "models", "limits", "inbox",
-        "prompts", "config", "call", "state", "methods", "outbox", "server", "session", "defaults"]
-TRANSPORTS = ["loop", "pump", "workers", "stdio", "unix", "bridge", "reload", "cli", "__main__"]
+        "prompts", "config", "call", "state", "methods", "outbox", "server", "session", "defaults",
+        "yamlish", "promptfiles"]
+TRANSPORTS = ["loop", "pump", "workers", "stdio", "unix", "bridge", "reload", "promptdirs", "preview", "cli",
+              "__main__"]
 FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio",
                      "gc"}
 

@@ -6,6 +6,9 @@ Public API:
 - ``Server(config)`` / ``Session(server)``: the sans-I/O core; ``Session.receive_data(bytes)``
   returns the bytes to send back.
 - ``load_config(dict)``: validate a config; ``ConfigError`` lists every problem with its path.
+- ``load_files(config=None, base=None, prompt_dirs=())``: a config with the prompts of its
+  ``prompt_dirs`` folders of prompt files (and of ``prompt_dirs``); every problem of every
+  file is reported at its file and line.
 - ``progress(value, total=None, message=None)``: from inside a ``render``/``complete``
   callable, report progress to a client that sent a ``progressToken``.
 """
@@ -18,8 +21,17 @@ from .errors import ConfigError, ProtocolError, TinyMCPError
 from .server import Server
 from .session import Session
 
-__all__ = ["__version__", "serve", "Server", "Session", "load_config", "progress", "ConfigError",
-           "ProtocolError", "TinyMCPError"]
+__all__ = ["__version__", "serve", "Server", "Session", "load_config", "load_files", "progress",
+           "ConfigError", "ProtocolError", "TinyMCPError"]
+
+
+def load_files(config=None, base=None, prompt_dirs=()):
+    """The ``ServerConfig`` of ``config`` (a dict, or None) together with the prompt files
+    of its ``prompt_dirs`` (relative to ``base``, default the current directory) and of
+    ``prompt_dirs``; pass it to ``Server`` or ``serve``. ``ConfigError`` lists every
+    problem of every file at its file and line."""
+    from .promptdirs import load_files as load
+    return load(config, base, prompt_dirs)
 
 
 def serve(config=None, **options):
@@ -40,4 +52,6 @@ def serve(config=None, **options):
         return serve_stdio(config)
     if config is None:
         from .defaults import DEFAULT_CONFIG as config
+    elif isinstance(config, dict) and "prompt_dirs" in config:
+        config = load_files(config)
     return serve_stdio(Server(config, **options))

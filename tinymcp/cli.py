@@ -11,7 +11,8 @@ from . import __version__
 from .errors import ConfigError, ListenError, UsageError
 
 USAGE = """\
-usage: %(prog)s [--config FILE.json] [--page-size N] [--watch]
+usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch]
+%(indent)s[--list | --render NAME [--arg NAME=VALUE]...]
 %(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]
 %(indent)s [--socket-mode MODE] [--socket-group GROUP]]
 %(indent)s[--connect PATH] [--check] [--version]
@@ -22,8 +23,16 @@ options:
   --config FILE    prompts config (JSON); without it, %(default)s.
                    With a file, SIGHUP reloads it (an invalid file keeps the old
                    prompts) and clients are told when the prompts change
+  --prompts DIR    also serve the prompt files under DIR (repeatable; Markdown,
+                   Claude Code, Codex, VS Code and Gemini CLI formats: see README);
+                   with --config, the prompts of all of them are served together
   --page-size N    prompts per prompts/list page (overrides the config's page_size)
-  --watch          also reload the --config file whenever it changes
+  --watch          also reload the --config file and the prompt folders whenever
+                   they change
+  --list           print the prompts that would be served, with their arguments,
+                   and exit
+  --render NAME    print prompt NAME rendered (as prompts/get would send it) and exit
+  --arg NAME=VALUE with --render: an argument's value (repeatable)
   --socket PATH    serve many clients on a Unix socket at PATH instead of stdio
   --max-clients N  with --socket: connections served at once, more are refused
                    (default 1024)
@@ -49,12 +58,15 @@ OPTIONS = {
     "--config": ("config", "text"), "--socket": ("socket", "path"), "--connect": ("connect", "path"),
     "--page-size": ("page_size", "count"), "--max-clients": ("max_clients", "count"),
     "--allow-uid": ("allow_uids", "uids"), "--socket-mode": ("socket_mode", "mode"),
-    "--socket-group": ("socket_group", "text"),
+    "--socket-group": ("socket_group", "text"), "--prompts": ("prompts", "paths"),
+    "--list": ("list", "flag"), "--render": ("render", "text"), "--arg": ("args", "pairs"),
 }
 #: options that only mean something beside another: option -> (what it needs, said so)
 NEEDS = {"--watch": ("config", "--config FILE"), "--max-clients": ("socket", "--socket PATH"),
          "--allow-uid": ("socket", "--socket PATH"), "--socket-mode": ("socket", "--socket PATH"),
-         "--socket-group": ("socket", "--socket PATH")}
+         "--socket-group": ("socket", "--socket PATH"), "--arg": ("render", "--render NAME")}
+#: a kind's empty value: every option starts with it
+_EMPTY = {"uids": set, "flag": bool, "paths": list, "pairs": dict}
 
 
 def usage(default_config=None):
@@ -74,8 +86,7 @@ def usage(default_config=None):
 
 def parse_args(argv):
     """A tiny parser (argparse costs start-up time that every host spawn pays)."""
-    opts = {key: (set() if kind == "uids" else False if kind == "flag" else None)
-            for key, kind in OPTIONS.values()}
+    opts = {key: _EMPTY[kind]() if kind in _EMPTY else None for key, kind in OPTIONS.values()}
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -90,19 +101,40 @@ def parse_args(argv):
             if not args:
                 raise UsageError("%s needs a value" % name)
             value = args.pop(0)
-        if kind == "uids":
-            opts[key] |= _uids(value)
+        if kind in ("uids", "paths", "pairs"):
+            _add(opts[key], name, kind, value)
             continue
         if opts[key] is not None:
             raise UsageError("%s given twice" % name)  # (which one was meant?)
         opts[key] = _value(name, kind, value)
     for name, (needed, what) in NEEDS.items():
         key = OPTIONS[name][0]
-        if opts[key] not in (None, False, set()) and opts[needed] is None:
+        if opts[key] and opts[needed] is None:
             raise UsageError("%s needs %s" % (name, what))
-    if opts["connect"] is not None and (opts["socket"] is not None or opts["config"] is not None):
-        raise UsageError("--connect bridges to a running server: it takes no --socket or --config")
+    if opts["watch"] and opts["config"] is None and not opts["prompts"]:
+        raise UsageError("--watch needs --config FILE or --prompts DIR")
+    if opts["connect"] is not None and (opts["socket"] is not None or opts["config"] is not None
+                                        or opts["prompts"]):
+        raise UsageError("--connect bridges to a running server: it takes no --socket, --config "
+                         "or --prompts")
+    if opts["list"] and opts["render"] is not None:
+        raise UsageError("--list and --render: one at a time")
     return opts
+
+
+def _add(collected, name, kind, value):
+    """One more value of a repeatable option."""
+    if kind == "uids":
+        collected |= _uids(value)
+    elif kind == "paths":
+        collected.append(_value(name, "path", value))
+    else:
+        key, eq, text = value.partition("=")
+        if not eq or not key:
+            raise UsageError("%s needs NAME=VALUE, got %r" % (name, value))
+        if key in collected:
+            raise UsageError("%s %s given twice" % (name, key))
+        collected[key] = text
 
 
 def _value(name, kind, value):
@@ -176,8 +208,13 @@ def _main(opts, default_config, default_name):
     if opts["check"]:
         n = len(server.config.prompts)
         sys.stdout.write("%s: ok, %d prompt%s\n" % (
-            opts["config"] or default_name, n, "" if n == 1 else "s"))
+            default_name if source is None else source.name, n, "" if n == 1 else "s"))
         return 0
+    if opts["list"] or opts["render"] is not None:
+        from .preview import list_prompts, render_prompt
+        if opts["list"]:
+            return list_prompts(server, sys.stdout)
+        return render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr)
     _ready_to_serve()
     if opts["socket"] is not None:
         return _serve_socket(opts, server, source)
@@ -196,21 +233,22 @@ def _load(opts, default_config, default_name):
     from .server import Server
     source = None
     try:
-        if opts["config"] is None:
+        if opts["config"] is None and not opts["prompts"]:
             config = default_config
             if config is None:
                 from .defaults import DEFAULT_CONFIG as config
+            config = load_config(config, owned=True)
         else:
             from .reload import ConfigFile
-            source = ConfigFile(opts["config"], watch=opts["watch"])
+            source = ConfigFile(opts["config"], watch=opts["watch"], dirs=opts["prompts"])
             config = source.load()
-        # listChanged is promised exactly when a change source exists: a config file can
-        # be reloaded (SIGHUP, --watch); the embedded default prompts never change.
+        # listChanged is promised exactly when a change source exists: a config file or
+        # a folder can be reloaded (SIGHUP, --watch); the embedded prompts never change.
         # (the dicts are ours alone: prompts are validated now, built when first got)
-        return Server(load_config(config, owned=True), page_size=opts["page_size"],
+        return Server(config, page_size=opts["page_size"],
                       list_changed=source is not None), source
     except ConfigError as exc:
-        where = opts["config"] or default_name
+        where = default_name if source is None else source.name
         sys.stderr.write("tinymcp: invalid config %s:\n" % where)
         for path, msg in exc.problems:
             sys.stderr.write("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg)

@@ -115,7 +115,10 @@ def load_config(config, owned=False):
     check = Check()
     if check.obj(config, "config") is None:
         raise ConfigError(check.problems)
-    check.keys(config, "", _TOP_KEYS)
+    check.keys(config, "", _TOP_KEYS + ("prompt_dirs",))
+    if "prompt_dirs" in config:
+        check.fail("prompt_dirs", "prompt folders are read by tinymcp.serve(), tinymcp.load_files() "
+                   "and the command line: pass Server() what load_files(config) returns")
     info = _server_info(check, config)
     page_size = check_page_size(check, config)
     ttl_ms = check.bounded(config, "ttl_ms", "", 0)

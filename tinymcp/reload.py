@@ -14,6 +14,7 @@ import os
 from .errors import ConfigError
 from .config import load_config
 from .jsonrpc import loads
+from .promptdirs import build, folder_signature, read_folder, read_regular, split_config
 from .pump import signal
 
 __all__ = ["ConfigFile", "read_config", "WATCH_INTERVAL"]
@@ -24,17 +25,17 @@ __all__ = ["ConfigFile", "read_config", "WATCH_INTERVAL"]
 WATCH_INTERVAL = 0.1
 
 
+#: the most a config file may hold (checked before it is read); larger is a config error
+MAX_CONFIG_BYTES = 256 << 20
+
+
 def read_config(path):
     """Load a JSON config file; errors name the file and the position."""
     return parse_config(path, read_bytes(path))
 
 
 def read_bytes(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as exc:
-        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
+    return read_regular(path, MAX_CONFIG_BYTES)
 
 
 def parse_config(path, data):
@@ -62,38 +63,66 @@ def digest(data):
 
 
 def signature(path):
-    """What tells a changed file: device, inode (a rename over it), size and mtime; None
-    when it cannot be stat'ed."""
+    """What tells a changed file: device, inode (a rename over it), size, mtime and mode
+    (a file made readable again); None when it cannot be stat'ed."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode)
 
 
 class ConfigFile:
-    """A config file served live. ``load()`` reads it at start-up; ``attach`` hooks it to
-    a loop (SIGHUP, and the watch timer when ``watch``); ``detach`` undoes that."""
+    """A config file and prompt folders served live. ``load()`` reads them at start-up;
+    ``attach`` hooks them to a loop (SIGHUP, and the watch timer when ``watch``);
+    ``detach`` undoes that. ``path`` may be None (folders only); ``dirs`` are folders
+    besides the config's own ``prompt_dirs`` (``--prompts``)."""
 
-    def __init__(self, path, watch=False, interval=WATCH_INTERVAL):
+    def __init__(self, path, watch=False, interval=WATCH_INTERVAL, dirs=()):
         self.path = path
+        self.dirs = list(dirs)
+        self.folders = list(dirs)  # every folder read, the config's own included
+        #: how messages name what is served
+        self.name = ", ".join(([path] if path else []) + self.dirs)
         self.watch = watch
         self.interval = interval
-        self.loaded = None  # the signature of the file last read (valid or not)
+        self.loaded = None  # the signature of the sources last read (valid or not)
         self._seen = None   # the signature at the previous check
         self.loop = self.server = self._timer = None
-        self.served = None  # the digest of the file last loaded
+        self.served = None  # the digest of the sources last loaded
         self._on_error = None
         self.log = None
         self.attached = False
 
-    def load(self):
-        """Read the file (stat first, so a write during the read is seen as a change)."""
-        self.loaded = self._seen = signature(self.path)
-        data = read_bytes(self.path)
-        config = parse_config(self.path, data)
-        self.served = digest(data)
-        return config
+    def signature(self):
+        return (signature(self.path) if self.path else None,
+                tuple(folder_signature(f) for f in self.folders))
+
+    def load(self, owned=True):
+        """Read and validate everything (stat first, so a write during the read is seen
+        as a change): the ``ServerConfig``, or ConfigError."""
+        self.loaded = self._seen = self.signature()
+        seen, config, folders = self._read()
+        loaded = self._build(config, folders, owned)
+        self.served = seen
+        return loaded
+
+    def _read(self):
+        """``(digest of every byte read, config dict, [(folder, files)])``."""
+        own = signature(self.path) if self.path else None
+        data = read_bytes(self.path) if self.path else b""
+        config = parse_config(self.path, data) if self.path else None
+        base = os.path.dirname(self.path) if self.path else None
+        config, self.folders = split_config(config, base, self.dirs)
+        # (the folders' part now that the config's own are known; before they are read)
+        self.loaded = self._seen = (own, tuple(folder_signature(f) for f in self.folders))
+        folders = [(folder, read_folder(folder)) for folder in self.folders]
+        return digest((data, tuple((f, tuple(files)) for f, files in folders))), config, folders
+
+    def _build(self, config, folders, owned):
+        if not folders:
+            return load_config(config, owned)
+        return build(config, folders, owned)
 
     def attach(self, loop, server, on_error=None, log=None):
         """Reload into ``server`` from ``loop``; ``on_error(message, problems)`` hears of a
@@ -118,7 +147,7 @@ class ConfigFile:
             self.reload("SIGHUP")
 
     def _check(self):
-        sig = signature(self.path)
+        sig = self.signature()
         if sig != self.loaded and sig == self._seen:
             self.reload("changed")
         self._seen = sig
@@ -128,23 +157,22 @@ class ConfigFile:
         """Read, validate and hand over the file; on any problem keep the old prompts."""
         log = self.log
         try:
-            self.loaded = self._seen = signature(self.path)
-            data = read_bytes(self.path)
-            seen = digest(data)
+            self.loaded = self._seen = self.signature()
+            seen, config, folders = self._read()
             if seen == self.served:  # touched, or rewritten as it was: nothing changed
-                log("info", "%s (%s) is unchanged: nothing to reload" % (self.path, why))
+                log("info", "%s (%s) is unchanged: nothing to reload" % (self.name, why))
                 return True
-            config = parse_config(self.path, data)
-            del data  # (not kept alive beside the parsed config)
-            self.server.replace_config(load_config(config, owned=True))
+            self.server.replace_config(self._build(config, folders, True))
             self.served = seen
-        except ConfigError as exc:
+        except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
             message = "invalid config %s (%s): still serving the previous prompts" % (
-                self.path, why)
-            lines = ["  %s: %s" % (p, m) if p else "  %s" % m for p, m in exc.problems]
+                self.name, why)
+            problems = exc.problems if isinstance(exc, ConfigError) else [
+                ("", "%s: %s" % (type(exc).__name__, exc))]
+            lines = ["  %s: %s" % (p, m) if p else "  %s" % m for p, m in problems]
             log("error", "\n".join([message] + lines))
             if self._on_error is not None:
-                self._on_error(message, exc.problems)
+                self._on_error(message, problems)
             return False
-        log("info", "reloaded %s (%s)" % (self.path, why))
+        log("info", "reloaded %s (%s)" % (self.name, why))
         return True

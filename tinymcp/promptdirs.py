@@ -1,0 +1,191 @@
+"""Prompt folders: find and read the prompt files of ``prompt_dirs`` and ``--prompts``,
+and load them with the config as one.
+
+Every file becomes a config dict (``promptfiles``), appended to the config's own prompts
+in a stable order (the folders as given, then each one's files by path); the one
+validator (``load_config``) then checks them all, and each problem it finds in a file's
+prompt is reported at the file and line it comes from: ``prompts/review.md:4:
+arguments[0].required: expected true or false, got the string "yes"``.
+
+Files: ``*.md`` and ``*.toml`` anywhere under a folder (entries whose names start with
+'.' are skipped, as are symlinked folders, so no walk loops), regular files only,
+``MAX_FILE_BYTES`` at most each.
+"""
+
+import os
+import stat
+
+from .config import load_config
+from .errors import ConfigError
+from .promptfiles import parse
+
+__all__ = ["load_files", "read_folder", "folder_signature", "build", "read_regular",
+           "MAX_FILE_BYTES"]
+
+#: the most a prompt file may hold; larger is a config error (it is not read)
+MAX_FILE_BYTES = 1 << 20
+_SUFFIXES = (".md", ".toml")
+
+
+def load_files(config=None, base=None, prompt_dirs=(), owned=False):
+    """The ``ServerConfig`` of ``config`` (a dict, or None for no other prompts) with the
+    prompts of its ``prompt_dirs`` (relative to ``base``, default the current directory)
+    and of ``prompt_dirs`` given here; ``ConfigError`` lists every problem of every file."""
+    config, folders = split_config(config, base, prompt_dirs)
+    return build(config, [(folder, read_folder(folder)) for folder in folders], owned)
+
+
+def split_config(config, base=None, extra=()):
+    """``(config without prompt_dirs, the folders to read)``: the config's own folders
+    (relative to ``base``), then ``extra``."""
+    if config is None:
+        config = {"prompts": []}
+    if not isinstance(config, dict) or "prompt_dirs" not in config:
+        return config, list(extra)
+    folders = config["prompt_dirs"]
+    if not isinstance(folders, list) or not all(isinstance(f, str) and f for f in folders):
+        raise ConfigError([("prompt_dirs", "expected a list of folder paths (strings)")])
+    config = {k: v for k, v in config.items() if k != "prompt_dirs"}
+    config.setdefault("prompts", [])
+    return config, [os.path.join(base or "", f) for f in folders] + list(extra)
+
+
+def read_folder(folder):
+    """``[(relative path, bytes or a problem message)]`` of the prompt files under
+    ``folder``, by path; ConfigError when the folder itself cannot be read."""
+    if not os.path.isdir(folder):
+        raise ConfigError([(folder, "cannot read the prompt folder: %s" % (
+            "no such folder" if not os.path.exists(folder) else "not a folder"))])
+    out = []
+    for rel in _find(folder):
+        try:
+            out.append((rel, read_regular(os.path.join(folder, rel), MAX_FILE_BYTES)))
+        except ConfigError as exc:
+            out.append((rel, exc.problems[0][1]))
+    return out
+
+
+def _find(folder):
+    found = []
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel_top = os.path.relpath(top, folder)
+        for name in files:
+            if not name.startswith(".") and name.lower().endswith(_SUFFIXES):
+                rel = name if rel_top == "." else os.path.join(rel_top, name)
+                found.append(rel.replace(os.sep, "/"))
+    return sorted(found)
+
+
+def folder_signature(folder):
+    """What tells a changed folder: every folder's and prompt file's identity, size and
+    mtime (a file added, removed, renamed or edited changes it)."""
+    out = []
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in [""] + sorted(files):
+            if name and (name.startswith(".") or not name.lower().endswith(_SUFFIXES)):
+                continue
+            try:
+                st = os.stat(os.path.join(top, name) if name else top)
+            except OSError:
+                continue
+            out.append((top, name, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
+    return tuple(out)
+
+
+def read_regular(path, limit):
+    """The bytes of the regular file ``path`` (never a FIFO or a device: opened without
+    blocking, checked, then read), at most ``limit``; ConfigError otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError([(path, "cannot read: not a regular file")])
+        if st.st_size > limit:
+            raise ConfigError([(path, "cannot read: %d bytes, over the %d-byte limit" % (st.st_size, limit))])
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise ConfigError([(path, "cannot read: over the %d-byte limit" % limit)])
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
+    finally:
+        os.close(fd)
+
+
+def build(config, folders, owned=False):
+    """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
+    [(relative path, bytes or problem)])]``); every problem of every source at once."""
+    problems, origins, prompts = [], [], list(config.get("prompts") or ()) \
+        if isinstance(config, dict) and isinstance(config.get("prompts"), list) else None
+    if prompts is None:
+        return load_config(config, owned)  # (the validator says what is wrong with it)
+    owners = {p["name"]: "prompts[%d]" % i for i, p in enumerate(prompts)
+              if isinstance(p, dict) and isinstance(p.get("name"), str)}
+    first = len(prompts)
+    for folder, files in folders:
+        for rel, data in files:
+            where = os.path.join(folder, rel)
+            result = _parse(rel, data, where, problems)
+            if result is None:
+                continue
+            name = result.prompt.get("name")
+            if isinstance(name, str) and name in owners:
+                problems.append(("%s:%d" % (where, result.lines.get("name", 1)),
+                                 "duplicate prompt name %r: %s has it too" % (name, owners[name])))
+                continue
+            if isinstance(name, str):
+                owners[name] = where
+            origins.append((where, result.lines))
+            prompts.append(result.prompt)
+    try:
+        loaded = load_config(dict(config, prompts=prompts), owned)
+    except ConfigError as exc:
+        problems.extend(_located(p, m, first, origins) for p, m in exc.problems)
+    if problems:
+        raise ConfigError(problems)
+    return loaded
+
+
+def _parse(rel, data, where, problems):
+    """The ``PromptFile`` of one file's bytes, or None after recording its problems."""
+    if isinstance(data, str):
+        problems.append((where, data))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        problems.append(("%s:%d" % (where, line), "not UTF-8 (save the file as UTF-8)"))
+        return None
+    result = parse(rel, text)
+    for line, column, path, message in result.problems:
+        at = "%s:%d" % (where, line) + (":%d" % column if column else "")
+        problems.append(("%s: %s" % (at, path) if path else at, message))
+    return result if result.prompt is not None else None
+
+
+def _located(path, message, first, origins):
+    """A validator problem ``prompts[i].rest`` of a file's prompt, at its file and line."""
+    if not path.startswith("prompts["):
+        return path, message
+    index, _, rest = path[8:].partition("]")
+    if not index.isdigit() or int(index) < first:
+        return path, message
+    where, lines = origins[int(index) - first]
+    rest = rest.lstrip(".")
+    probe = rest
+    while probe not in lines and probe:
+        probe = probe[:max(probe.rfind("."), probe.rfind("["), 0)]
+    at = "%s:%d" % (where, lines.get(probe, 1))
+    return ("%s: %s" % (at, rest) if rest else at), message
