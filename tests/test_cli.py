@@ -157,7 +157,7 @@ def test_watch_needs_a_config_file_usage_error_2(world):
     proc = world.server("--watch")
     rc, err, out = proc.finish(None)
     assert rc == 2
-    assert err.startswith("tinymcp: --watch needs --config FILE\n")
+    assert err.startswith("tinymcp: --watch needs --config FILE or --prompts DIR\n")
 
 
 def test_allow_uid_parses_commas_and_repeats():

@@ -62,7 +62,7 @@ OPTIONS = {
     "--list": ("list", "flag"), "--render": ("render", "text"), "--arg": ("args", "pairs"),
 }
 #: options that only mean something beside another: option -> (what it needs, said so)
-NEEDS = {"--watch": ("config", "--config FILE"), "--max-clients": ("socket", "--socket PATH"),
+NEEDS = {"--max-clients": ("socket", "--socket PATH"),
          "--allow-uid": ("socket", "--socket PATH"), "--socket-mode": ("socket", "--socket PATH"),
          "--socket-group": ("socket", "--socket PATH"), "--arg": ("render", "--render NAME")}
 #: a kind's empty value: every option starts with it

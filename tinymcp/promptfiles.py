@@ -126,13 +126,12 @@ def _front_matter(result, text):
 
 def _lenient_hint(text):
     """Claude Code's own examples write ``argument-hint: [pr] [priority]`` unquoted, which
-    YAML reads as a list followed by text: such a value is taken as the text it is."""
+    YAML reads as a list (followed by text): the hint is taken as the text it is."""
     out = []
     for line in text.split("\n"):
         key, colon, value = line.partition(":")
         value = value.strip(" ")
-        if colon and key in ("argument-hint", "argument_hint") and value[:1] in ("[", "<") \
-                and not (value[0] == "[" and value.endswith("]") and "] " not in value):
+        if colon and key in ("argument-hint", "argument_hint") and value[:1] in ("[", "<"):
             line = "%s: '%s'" % (key, value.replace("'", "''"))
         out.append(line)
     return "\n".join(out)
@@ -224,6 +223,7 @@ def _marker(line):
 
 
 def _segment(result, out, role, start, lines, explicit):
+    marker = start
     while lines and not lines[0].strip():
         lines.pop(0)
         start += 1
@@ -232,7 +232,7 @@ def _segment(result, out, role, start, lines, explicit):
     if lines:
         out.append((role, start + (1 if explicit else 0), "\n".join(lines)))
     elif explicit:
-        result.fail(start, None, "", "an empty %s message: write its text below the marker, "
+        result.fail(marker, None, "", "an empty %s message: write its text below the marker, "
                     "or remove the marker" % role)
 
 
@@ -274,9 +274,26 @@ def _literal(text):
     return text.replace("{", "{{").replace("}", "}}") if "{" in text or "}" in text else text
 
 
+def _single(result, prompt, text, body_line):
+    """Finish a host format's prompt: one user message of ``text`` (its outer blank lines
+    trimmed, as in MCP Markdown)."""
+    lines = text.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    first = body_line
+    while lines and not lines[0].strip():
+        lines.pop(0)
+        first += 1
+    if result.format != "gemini":  # (a TOML string's lines are not the file's)
+        body_line = result.lines["messages[0]"] = result.lines["messages[0].text"] = first
+    _finish(result, prompt, [{"role": "user", "text": "\n".join(lines)}] if lines else [], body_line)
+
+
 def _finish(result, prompt, messages, body_line):
     if not messages:
-        result.fail(body_line, None, "", "no prompt text: write it after the front matter")
+        result.fail(body_line, None, "prompt" if result.format == "gemini" else "",
+                    "empty: write the command's text" if result.format == "gemini"
+                    else "no prompt text: write it after the front matter")
     if result.problems:
         return
     prompt["messages"] = messages
@@ -296,8 +313,8 @@ def _command(result, relpath, front, body_line, body):
     arguments, names = _command_arguments(pieces, body, hint)
     if arguments:
         prompt["arguments"] = arguments
-    template = "".join(_literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces)
-    _finish(result, prompt, [{"role": "user", "text": template}] if body.strip() else [], body_line)
+    _single(result, prompt, "".join(
+        _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
 
 
 def _dollar_pieces(body, named):
@@ -416,7 +433,7 @@ def _vscode(result, relpath, front, body_line, body):
         start = at = end + 1
     if arguments:
         prompt["arguments"] = arguments
-    _finish(result, prompt, [{"role": "user", "text": "".join(out)}] if body.strip() else [], body_line)
+    _single(result, prompt, "".join(out), body_line)
 
 
 def _gemini(relpath, text):
@@ -444,8 +461,7 @@ def _gemini(relpath, text):
     pieces = body.split("{{args}}")
     if len(pieces) > 1:
         prompt["arguments"] = [{"name": "args", "description": "Everything after the command, as typed"}]
-    _finish(result, prompt, [{"role": "user", "text": "{args}".join(_literal(p) for p in pieces)}]
-            if body.strip() else [], 1)
+    _single(result, prompt, "{args}".join(_literal(p) for p in pieces), 1)
     return result
 
 

@@ -1,0 +1,254 @@
+"""Folders of prompt files: found recursively, named by their place, served with the
+config's own prompts through the one validator, every problem at its file and line,
+reloaded live (SIGHUP, --watch), and shown to authors by --list and --render.
+
+Process tests wait for frames and stderr lines only (``GUARD`` is a failure guard).
+"""
+
+import importlib
+import json
+import os
+import signal
+import sys
+
+import pytest
+
+from conftest import INITIALIZED, LIST_CHANGED, PACKAGE, initialize, req
+from transport_helpers import EOF, run
+
+tinymcp = importlib.import_module(PACKAGE)
+promptdirs = importlib.import_module(PACKAGE + ".promptdirs")
+
+needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is 3.11+")
+
+REVIEW = ("---\ntitle: Review code\ndescription: Review a change\narguments:\n  - name: code\n"
+          "    required: true\n---\nReview {{code}}\n")
+FIX = "---\nargument-hint: [issue]\n---\nFix issue $1.\n"
+FORM = "---\nmode: agent\n---\nMake ${input:formName:MyForm}.\n"
+COMMIT = 'description = "Commit"\nprompt = "Commit {{args}}"\n'
+
+
+def write(root, files):
+    """Write ``{relative path: text}`` under ``root`` (folders made as needed)."""
+    for rel, text in files.items():
+        path = os.path.join(str(root), *rel.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    return str(root)
+
+
+def names(config):
+    return config.prompts.names
+
+
+def problems_of(fn, *args, **kwargs):
+    with pytest.raises(tinymcp.ConfigError) as info:
+        fn(*args, **kwargs)
+    return str(info.value).splitlines()
+
+
+def mixed(root):
+    files = {"review.md": REVIEW, "git/fix.md": FIX, "ui/form.prompt.md": FORM,
+             "notes.txt": "not a prompt", ".hidden.md": "skipped", ".git/x.md": "skipped"}
+    if sys.version_info >= (3, 11):
+        files["git/commit.toml"] = COMMIT
+    return write(root, files)
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+def test_a_folder_mixing_formats_is_served_in_path_order_with_namespaced_names(tmp_path):
+    config = tinymcp.load_files(prompt_dirs=[mixed(tmp_path)])
+    expected = ["git:commit", "git:fix", "review", "ui:form"]
+    if sys.version_info < (3, 11):
+        expected.remove("git:commit")
+    assert names(config) == expected
+
+
+def test_the_config_prompts_come_first_and_prompt_dirs_are_relative_to_base(tmp_path):
+    write(tmp_path / "lib", {"review.md": REVIEW})
+    config = tinymcp.load_files({"prompts": [{"name": "own", "messages": [{"role": "user", "text": "x"}]}],
+                                 "prompt_dirs": ["lib"]}, base=str(tmp_path))
+    assert names(config) == ["own", "review"]
+    server = tinymcp.Server(config)
+    assert server.config.prompts.get("review").name == "review"
+
+
+def test_serve_dicts_with_prompt_dirs_but_server_and_load_config_say_where_to_go(tmp_path):
+    message = ("prompt_dirs: prompt folders are read by tinymcp.serve(), tinymcp.load_files() and the "
+               "command line: pass Server() what load_files(config) returns")
+    assert problems_of(tinymcp.load_config, {"prompts": [], "prompt_dirs": ["x"]}) == [message]
+
+
+def test_two_files_with_one_name_are_an_error_naming_both(tmp_path):
+    root = write(tmp_path, {"a.md": "x\n", "b.md": "---\nname: a\n---\ny\n", "c/d.md": "z\n"})
+    assert problems_of(tinymcp.load_files, {"prompts": [{"name": "c:d", "messages": [
+        {"role": "user", "text": "q"}]}]}, prompt_dirs=[root]) == [
+        "%s: duplicate prompt name 'a': %s has it too" % (os.path.join(root, "b.md:2"),
+                                                          os.path.join(root, "a.md")),
+        "%s: duplicate prompt name 'c:d': prompts[0] has it too" % os.path.join(root, "c/d.md:1")]
+
+
+def test_every_problem_of_every_file_at_once_with_file_and_line(tmp_path):
+    root = write(tmp_path, {
+        "review.md": REVIEW.replace("required: true", "required: yes"),
+        "bad.md": "---\ntitle: [x]\nicons: 3\n---\nx\n",
+        "fence.md": "```\n{{ user.name }}\n```\n",
+        "latin.md": b"caf\xe9".decode("latin-1"),
+        "ok.md": "fine\n"})
+    with open(os.path.join(root, "latin.md"), "wb") as f:
+        f.write(b"line one\ncaf\xe9\n")
+    at = lambda rel: os.path.join(root, rel)  # noqa: E731
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s:2:1: placeholder {{user.name}} names no declared argument (declare it under "
+        "'arguments:', or write \\{{ for literal braces)" % at("fence.md"),
+        "%s:2: not UTF-8 (save the file as UTF-8)" % at("latin.md"),
+        "%s:2: title: expected a string, got a list" % at("bad.md"),
+        "%s:3: icons: expected a list, got the number 3" % at("bad.md"),
+        "%s:6: arguments[0].required: expected true or false, got a string" % at("review.md")]
+
+
+def test_a_missing_folder_and_a_fifo_are_config_errors_not_hangs(tmp_path):
+    missing = str(tmp_path / "nope")
+    assert problems_of(tinymcp.load_files, prompt_dirs=[missing]) == [
+        "%s: cannot read the prompt folder: no such folder" % missing]
+    if not hasattr(os, "mkfifo"):
+        return
+    os.mkfifo(str(tmp_path / "pipe.md"))
+    assert problems_of(tinymcp.load_files, prompt_dirs=[str(tmp_path)]) == [
+        "%s: cannot read: not a regular file" % str(tmp_path / "pipe.md")]
+
+
+def test_an_oversized_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    root = write(tmp_path, {"big.md": "x" * 100})
+    monkeypatch.setattr(promptdirs, "MAX_FILE_BYTES", 10)
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s: cannot read: 100 bytes, over the 10-byte limit" % os.path.join(root, "big.md")]
+
+
+def test_an_empty_folder_serves_no_prompts(tmp_path):
+    assert names(tinymcp.load_files(prompt_dirs=[str(tmp_path)])) == []
+
+
+# --- the command line -----------------------------------------------------------------------
+
+def test_check_lists_every_problem_of_every_file(tmp_path):
+    root = write(tmp_path, {"a.md": "Hi {{who}}\n", "b/c.md": "---\ntitle: 3\n---\nx\n"})
+    rc, out, err = run(["--prompts", root, "--check"])
+    assert (rc, out) == (1, "")
+    assert err.splitlines() == [
+        "tinymcp: invalid config %s:" % root,
+        "  %s:1:4: placeholder {{who}} names no declared argument (declare it under 'arguments:', "
+        "or write \\{{ for literal braces)" % os.path.join(root, "a.md"),
+        "  %s:2: title: expected a string, got the number 3" % os.path.join(root, "b/c.md")]
+
+
+def test_check_counts_the_prompts_of_config_and_folders_together(tmp_path):
+    root = write(tmp_path / "p", {"review.md": REVIEW, "git/fix.md": FIX})
+    cfg = tmp_path / "c.json"
+    cfg.write_text(json.dumps({"prompts": [{"name": "own", "messages": [{"role": "user", "text": "x"}]}],
+                               "prompt_dirs": ["p"]}))
+    rc, out, err = run(["--config", str(cfg), "--prompts", root, "--check"])
+    # (p given twice: once by the config, once on the command line: the same names twice)
+    assert rc == 1 and "duplicate prompt name 'git:fix'" in err
+    rc, out, err = run(["--config", str(cfg), "--check"])
+    assert (rc, out, err) == (0, "%s: ok, 3 prompts\n" % cfg, "")
+
+
+def test_list_shows_names_titles_descriptions_and_arguments(tmp_path):
+    root = write(tmp_path, {"review.md": REVIEW, "git/fix.md": FIX})
+    rc, out, err = run(["--prompts", root, "--list"])
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [
+        "git:fix",
+        "    --arg issue=...  Argument 1",
+        "review  (Review code)",
+        "    Review a change",
+        "    --arg code=...  (required)"]
+
+
+def test_render_prints_what_prompts_get_sends_and_refuses_as_it_does(tmp_path):
+    root = write(tmp_path, {"chat.md": "---\narguments:\n  - name: q\n---\nAsk {{q}}\n"
+                                       "<!-- role: assistant -->\nOK\n", "review.md": REVIEW})
+    rc, out, err = run(["--prompts", root, "--render", "chat", "--arg", "q=why {q}"])
+    assert (rc, out, err) == (0, "--- user ---\nAsk why {q}\n--- assistant ---\nOK\n", "")
+    rc, out, err = run(["--prompts", root, "--render", "review"])
+    assert (rc, out) == (1, "")
+    assert err == "tinymcp: Invalid arguments for prompt 'review': missing required arguments: 'code'\n"
+    rc, out, err = run(["--prompts", root, "--render", "nope"])
+    assert (rc, err) == (1, "tinymcp: Unknown prompt: 'nope'\n")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--arg", "a=b"], "--arg needs --render NAME"),
+    (["--render", "x", "--arg", "ab"], "--arg needs NAME=VALUE, got 'ab'"),
+    (["--render", "x", "--arg", "a=1", "--arg", "a=2"], "--arg a given twice"),
+    (["--list", "--render", "x"], "--list and --render: one at a time"),
+    (["--watch"], "--watch needs --config FILE or --prompts DIR"),
+    (["--prompts="], "--prompts needs a path"),
+    (["--connect", "/s", "--prompts", "d"], "--connect bridges to a running server: it takes no "
+                                             "--socket, --config or --prompts"),
+])
+def test_usage_errors_of_the_new_options(args, message):
+    rc, out, err = run(args)
+    assert rc == 2 and err.startswith("tinymcp: %s\n" % message)
+
+
+# --- live: SIGHUP and --watch -----------------------------------------------------------------
+
+def _listed(proc, rid):
+    return [p["name"] for p in proc.call(req(rid, "prompts/list"))["result"]["prompts"]]
+
+
+def _serving(world, root, *extra):
+    proc = world.stdio("--prompts", root, *extra)
+    assert proc.call(initialize())["result"]["capabilities"]["prompts"] == {"listChanged": True}
+    proc.send(INITIALIZED)
+    return proc
+
+
+def test_watch_picks_up_files_added_edited_renamed_and_removed(world):
+    root = write(world.path("p"), {"a.md": "A\n"})
+    proc = _serving(world, root, "--watch")
+    write(root, {"sub/b.md": "B\n"})
+    assert proc.frame() == LIST_CHANGED
+    assert _listed(proc, 2) == ["a", "sub:b"]
+    write(root, {"a.md": "A, edited\n"})
+    assert proc.frame() == LIST_CHANGED
+    got = proc.call(req(3, "prompts/get", {"name": "a"}))
+    assert got["result"]["messages"][0]["content"]["text"] == "A, edited"
+    os.rename(os.path.join(root, "sub", "b.md"), os.path.join(root, "c.md"))
+    assert proc.frame() == LIST_CHANGED
+    assert _listed(proc, 4) == ["a", "c"]
+    os.remove(os.path.join(root, "c.md"))
+    assert proc.frame() == LIST_CHANGED
+    assert _listed(proc, 5) == ["a"]
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err
+
+
+def test_an_invalid_edit_keeps_the_old_prompts_and_logs_every_problem(world):
+    root = write(world.path("p"), {"a.md": "A\n", "b.md": "B\n"})
+    proc = _serving(world, root)
+    write(root, {"a.md": "{{x}}\n", "b.md": "---\ntitle: 3\n---\nB\n"})
+    proc.kill(signal.SIGHUP)
+    proc.wait_stderr("invalid config %s (SIGHUP): still serving the previous prompts" % root)
+    proc.wait_stderr("%s:1:1: placeholder {{x}}" % os.path.join(root, "a.md"))
+    proc.wait_stderr("%s:2: title: expected a string" % os.path.join(root, "b.md"))
+    assert _listed(proc, 2) == ["a", "b"]
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err  # (no list_changed was sent: nothing changed)
+
+
+def test_a_rewrite_that_serves_the_same_prompts_tells_no_one(world):
+    root = write(world.path("p"), {"a.md": "A\n"})
+    proc = _serving(world, root)
+    write(root, {"a.md": "A\n\n\n"})  # other bytes, the same prompt
+    proc.kill(signal.SIGHUP)
+    proc.wait_stderr("reloaded %s (SIGHUP)" % root)
+    write(root, {"a.md": "Another\n"})
+    proc.kill(signal.SIGHUP)
+    assert proc.frame() == LIST_CHANGED  # (the first frame: the same-prompts reload sent none)
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err

@@ -1,0 +1,321 @@
+"""Prompt files, one at a time: each format turned into the config dict (promptfiles.parse),
+then served through the one validator and prompts/get (a Server and its Session).
+
+Every file here is what people write: front matter or none, CRLF, a BOM, Unicode, empty
+bodies, ``$10``, ``$ARGUMENTS`` beside ``$1``, placeholders in code fences.
+"""
+
+import json
+import sys
+
+import pytest
+
+from conftest import PACKAGE
+import importlib
+
+promptfiles = importlib.import_module(PACKAGE + ".promptfiles")
+tinymcp = importlib.import_module(PACKAGE)
+
+
+def parsed(relpath, text):
+    result = promptfiles.parse(relpath, text)
+    assert result.problems == [], result.problems
+    return result
+
+
+def rendered(relpath, text, **arguments):
+    """The text of each message prompts/get sends for the file, with ``arguments``."""
+    result = parsed(relpath, text)
+    session = tinymcp.Session(tinymcp.Server({"prompts": [result.prompt]}))
+    lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                         "clientInfo": {"name": "t", "version": "0"}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": 2, "method": "prompts/get",
+              "params": {"name": result.prompt["name"], "arguments": arguments}}]
+    out = session.receive_data("".join(json.dumps(m) + "\n" for m in lines).encode())
+    reply = json.loads(out.splitlines()[-1])
+    assert "result" in reply, reply
+    return [(m["role"], m["content"]["text"]) for m in reply["result"]["messages"]]
+
+
+def problems(relpath, text):
+    return promptfiles.parse(relpath, text).problems
+
+
+# --- MCP Markdown ----------------------------------------------------------------------------
+
+REVIEW = """\
+---
+name: code_review            # optional: the file's stem otherwise
+title: Review code
+description: Review a change for bugs and clarity
+arguments:
+  - name: code
+    description: The code to review
+    required: true
+  - name: focus
+    default: correctness
+---
+Review this code, focusing on {{focus}}:
+
+{{code}}
+"""
+
+
+def test_the_issue_example_becomes_the_config_dict_it_means():
+    result = parsed("review.md", REVIEW)
+    assert result.format == "mcp"
+    assert result.prompt == {
+        "name": "code_review", "title": "Review code",
+        "description": "Review a change for bugs and clarity",
+        "arguments": [{"name": "code", "description": "The code to review", "required": True},
+                      {"name": "focus", "default": "correctness"}],
+        "messages": [{"role": "user", "text": "Review this code, focusing on {focus}:\n\n{code}"}]}
+    assert result.lines["arguments[0].required"] == 8
+    assert result.lines["messages[0].text"] == 12
+
+
+def test_the_issue_example_renders_with_its_default_and_values_verbatim():
+    assert rendered("review.md", REVIEW, code="x = {focus} $1 {{code}}") == [
+        ("user", "Review this code, focusing on correctness:\n\nx = {focus} $1 {{code}}")]
+
+
+def test_role_markers_make_several_messages_and_assistant_turns():
+    text = ("---\narguments:\n  - name: q\n---\nFirst {{ q }}\n\n<!-- role: assistant -->\n"
+            "Sure.\n<!--role:user-->\n\nAnd then?\n")
+    assert rendered("chat.md", text, q="why") == [
+        ("user", "First why"), ("assistant", "Sure."), ("user", "And then?")]
+    assert parsed("chat.md", text).lines["messages[1].text"] == 8
+
+
+def test_a_file_may_start_with_an_assistant_marker():
+    assert rendered("a.md", "<!-- role: assistant -->\nHello.\n") == [("assistant", "Hello.")]
+
+
+def test_literal_braces_and_escaped_placeholders():
+    text = "Write \\{{name}} for a placeholder; a dict is {a: 1}; }} alone stays.\n"
+    assert rendered("lit.md", text) == [
+        ("user", "Write {{name}} for a placeholder; a dict is {a: 1}; }} alone stays.")]
+
+
+def test_no_front_matter_takes_the_stem_as_name_and_the_whole_file_as_text():
+    result = parsed("hello.md", "Say hello.\n")
+    assert result.prompt == {"name": "hello", "messages": [{"role": "user", "text": "Say hello."}]}
+
+
+def test_crlf_and_a_bom_read_like_lf():
+    text = "\ufeff" + REVIEW.replace("\n", "\r\n")
+    assert parsed("review.md", text).prompt == parsed("review.md", REVIEW).prompt
+
+
+def test_unicode_names_and_text():
+    text = "---\nname: résumé\narguments:\n  - name: 名前\n---\nこんにちは {{名前}} 👋\n"
+    assert rendered("r.md", text, **{"名前": "Zoë"}) == [("user", "こんにちは Zoë 👋")]
+    assert parsed("dir/r.md", text).prompt["name"] == "dir:résumé"
+
+
+def test_a_placeholder_inside_a_code_fence_is_a_placeholder_too():
+    text = ("---\narguments:\n  - name: lang\n---\n```{{lang}}\nprint({'a': 1})\n```\n")
+    assert rendered("f.md", text, lang="python") == [("user", "```python\nprint({'a': 1})\n```")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("---\ntitle: x\n---\n", [(4, None, "", "no prompt text: write it after the front matter")]),
+    ("---\ntitle: x\n---\n\n  \n", [(4, None, "", "no prompt text: write it after the front matter")]),
+    ("", [(1, None, "", "no prompt text: write it after the front matter")]),
+    ("---\ntitle: x\n", [(1, None, "", "front matter opened by '---' is never closed "
+                                       "(end it with a line '---')")]),
+    ("---\ntitle: &a x\n---\nhi", [(2, 8, "", "front matter: anchors are not supported (quote the value)")]),
+    ("---\n- a\n---\nhi", [(2, None, "", "front matter: expected 'key: value' lines, got a list")]),
+    ("Hi {{who}}\n", [(1, 4, "", "placeholder {{who}} names no declared argument (declare it under "
+                                "'arguments:', or write \\{{ for literal braces)")]),
+    ("a\nb {{ }} c\n", [(2, 3, "", "'{{' opens no placeholder: write {{name}}, or \\{{ for literal braces")]),
+    ("a {{x\n", [(1, 3, "", "'{{' opens no placeholder: write {{name}}, or \\{{ for literal braces")]),
+    ("x\n<!-- role: system -->\ny\n", [(2, None, "", "unknown role 'system' in a message marker: "
+                                                  "write <!-- role: user --> or <!-- role: assistant -->")]),
+    ("x\n<!-- role: assistant -->\n\n", [(2, None, "", "an empty assistant message: write its text "
+                                                    "below the marker, or remove the marker")]),
+    ("---\nmessages: []\n---\nx", [(2, None, "messages",
+                                    "write the messages in the body, after the front matter")]),
+])
+def test_mcp_markdown_problems_are_pinned_with_their_line(text, expected):
+    assert problems("p.md", text) == expected
+
+
+def test_host_keys_in_mcp_markdown_are_ignored_and_unknown_keys_reach_the_validator():
+    result = parsed("p.md", "---\ntitle: T\nmodel: opus\ndescripton: typo\n---\nx\n")
+    assert result.format == "mcp"
+    assert result.prompt == {"name": "p", "title": "T", "descripton": "typo",
+                             "messages": [{"role": "user", "text": "x"}]}
+    with pytest.raises(tinymcp.ConfigError) as info:
+        tinymcp.load_config({"prompts": [result.prompt]})
+    assert str(info.value) == "prompts[0].descripton: unknown key (did you mean 'description'?)"
+
+
+# --- Claude Code and Codex commands ---------------------------------------------------------
+
+FIX = """\
+---
+description: Fix an issue
+argument-hint: [issue-number] [priority]
+allowed-tools: Bash(git add:*), Bash(git commit:*)
+model: claude-sonnet-4
+---
+Fix issue #$1 with priority $2.
+
+Everything you typed: $ARGUMENTS
+Run !`git status` and read @src/main.py first.
+"""
+
+
+def test_a_claude_code_command_maps_positions_to_the_hint_and_arguments_to_one_more():
+    result = parsed("git/fix.md", FIX)
+    assert result.format == "command"
+    assert result.prompt["name"] == "git:fix"
+    assert result.prompt["description"] == "Fix an issue"
+    assert result.prompt["arguments"] == [
+        {"name": "issue-number", "description": "Argument 1"},
+        {"name": "priority", "description": "Argument 2"},
+        {"name": "arguments", "description": "Everything after the command, as typed "
+                                             "([issue-number] [priority])"}]
+    assert rendered("git/fix.md", FIX, **{"issue-number": "42", "arguments": "42 high"}) == [
+        ("user", "Fix issue #42 with priority .\n\nEverything you typed: 42 high\n"
+                 "Run !`git status` and read @src/main.py first.")]
+
+
+def test_dollar_ten_is_dollar_one_then_a_zero_and_positions_without_a_hint_are_argN():
+    result = parsed("c.md", "Pay $10 to $2.\n")
+    assert result.prompt["arguments"] == [{"name": "arg1", "description": "Argument 1"},
+                                          {"name": "arg2", "description": "Argument 2"}]
+    assert rendered("c.md", "Pay $10 to $2.\n", arg1="7", arg2="Bo") == [("user", "Pay 70 to Bo.")]
+
+
+def test_dollar_zero_or_an_index_counts_from_zero_as_claude_code_does_now():
+    text = "First $0, second $ARGUMENTS[1], all $ARGUMENTS\n"
+    assert [a["name"] for a in parsed("z.md", text).prompt["arguments"]] == ["arg1", "arg2", "arguments"]
+    assert rendered("z.md", text, arg1="a", arg2="b", arguments="a b") == [
+        ("user", "First a, second b, all a b")]
+
+
+def test_escapes_keep_dollars_literal_and_values_are_never_expanded():
+    text = "Costs \\$1.00, $$HOME stays, {x} too: $1\n"
+    assert rendered("e.md", text, arg1="$2 {x} $ARGUMENTS") == [
+        ("user", "Costs $1.00, $$HOME stays, {x} too: $2 {x} $ARGUMENTS")]
+
+
+def test_claude_code_named_arguments():
+    text = "---\narguments: issue branch\n---\nFix $issue on $branch ($issuer stays)\n"
+    result = parsed("n.md", text)
+    assert result.prompt["arguments"] == [{"name": "issue"}, {"name": "branch"}]
+    assert rendered("n.md", text, issue="7") == [("user", "Fix 7 on  ($issuer stays)")]
+
+
+def test_codex_named_placeholders_are_required_arguments():
+    text = "---\nargument-hint: USER=<name> BRANCH=<branch>\n---\nDeploy $BRANCH for $USER ($BRANCH).\n"
+    result = parsed("deploy.md", text)
+    assert result.prompt["arguments"] == [{"name": "BRANCH", "required": True},
+                                          {"name": "USER", "required": True}]
+    assert rendered("deploy.md", text, USER="ann", BRANCH="main") == [
+        ("user", "Deploy main for ann (main).")]
+
+
+def test_a_plain_markdown_file_with_shell_variables_is_not_a_command():
+    result = parsed("notes.md", "Echo $HOME and $PATH.\n")
+    assert result.format == "mcp" and "arguments" not in result.prompt
+    assert rendered("notes.md", "Echo $HOME and $PATH.\n") == [("user", "Echo $HOME and $PATH.")]
+
+
+def test_a_command_without_placeholders_takes_no_arguments():
+    result = parsed("s.md", "---\ndescription: Status\nallowed-tools: Bash\n---\nShow !`git status`\n")
+    assert result.format == "command"
+    assert result.prompt == {"name": "s", "description": "Status",
+                             "messages": [{"role": "user", "text": "Show !`git status`"}]}
+
+
+def test_command_name_key_is_ignored_as_claude_code_does():
+    assert parsed("real.md", "---\nname: other\nmodel: x\n---\n$1\n").prompt["name"] == "real"
+
+
+def test_front_matter_only_command_is_a_problem():
+    assert problems("x.md", "---\nallowed-tools: Bash\n---\n") == [
+        (4, None, "", "no prompt text: write it after the front matter")]
+
+
+# --- VS Code prompt files -------------------------------------------------------------------
+
+FORM = """\
+---
+mode: agent
+model: GPT-4o
+tools: ['githubRepo', 'search/codebase']
+description: Generate a new React form component
+---
+Create a form named ${input:formName:MyForm} with ${input:fields:name, email}.
+Then test ${input:formName}; ${selection} and ${file} stay as they are.
+"""
+
+
+def test_vscode_inputs_become_required_arguments_described_by_their_placeholder():
+    result = parsed("forms/new.prompt.md", FORM)
+    assert result.format == "vscode"
+    assert result.prompt["name"] == "forms:new"
+    assert result.prompt["arguments"] == [
+        {"name": "formName", "required": True, "description": "MyForm"},
+        {"name": "fields", "required": True, "description": "name, email"}]
+    assert rendered("forms/new.prompt.md", FORM, formName="Signup", fields="a, b") == [
+        ("user", "Create a form named Signup with a, b.\n"
+                 "Then test Signup; ${selection} and ${file} stay as they are.")]
+
+
+def test_vscode_name_key_names_the_prompt():
+    assert parsed("p.prompt.md", "---\nname: explain\n---\nExplain.\n").prompt["name"] == "explain"
+
+
+# --- Gemini CLI commands --------------------------------------------------------------------
+
+needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is 3.11+")
+
+
+@needs_tomllib
+def test_gemini_toml_args_and_literal_shell_and_file_injection():
+    text = ('description = "Generates a commit message"\n'
+            'prompt = """\nWrite a commit message for {{args}}.\n!{git diff --staged}\n@{docs/style.md}\n"""\n')
+    result = parsed("git/commit.toml", text)
+    assert result.format == "gemini"
+    assert result.prompt["arguments"] == [{"name": "args",
+                                           "description": "Everything after the command, as typed"}]
+    assert rendered("git/commit.toml", text, args="the fix") == [
+        ("user", "Write a commit message for the fix.\n!{git diff --staged}\n@{docs/style.md}")]
+
+
+@needs_tomllib
+@pytest.mark.parametrize("text, expected", [
+    ('description = "x"\n', [(1, None, "prompt", "missing required key 'prompt' (the command's text)")]),
+    ('prompt = 3\n', [(1, None, "prompt", "expected a string")]),
+    ('prompt = "x\n', [(1, 12, "", "invalid TOML: Illegal character '\\n'")]),
+    ('prompt = "  "\n', [(1, None, "prompt", "empty: write the command's text")]),
+])
+def test_gemini_problems(text, expected):
+    assert problems("g.toml", text) == expected
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 11), reason="tomllib exists here")
+def test_toml_without_tomllib_is_a_clear_problem():
+    assert problems("g.toml", 'prompt = "x"\n') == [
+        (1, None, "", "TOML prompt files need Python 3.11 or later (for tomllib): run tinymcp "
+                      "with a newer Python, or write this prompt as Markdown")]
+
+
+# --- names ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("relpath, name, expected", [
+    ("review.md", None, "review"),
+    ("a/b/c.md", None, "a:b:c"),
+    ("a/x.prompt.md", None, "a:x"),
+    ("a/x.PROMPT.MD", None, "a:x"),
+    ("g/commit.toml", None, "g:commit"),
+    ("a/x.md", "named", "a:named"),
+])
+def test_prompt_names(relpath, name, expected):
+    assert promptfiles.prompt_name(relpath, name) == expected
