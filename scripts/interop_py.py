@@ -21,6 +21,19 @@ SERVER = StdioServerParameters(
     env={"PYTHONPATH": ROOT},  # merged over the SDK's filtered default env (HOME, PATH, ...)
     cwd=ROOT,
 )
+#: the README's example folder of prompt files, served with --prompts
+EXAMPLES = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "prompts")
+EXAMPLE_SERVER = StdioServerParameters(
+    command="python3", args=["-m", "tinymcp", "--prompts", EXAMPLES], env={"PYTHONPATH": ROOT}, cwd=ROOT)
+#: each example prompt, the arguments to get it with, and a text its messages must hold
+EXAMPLE_GETS = {
+    "code_review": ({"code": "print(1)"}, "focusing on correctness:\n\nprint(1)"),
+    "explain": ({"topic": "closures"}, "Explain closures to"),
+    "deploy": ({"ENV": "staging", "BRANCH": "main"}, "deployment of main to staging"),
+    "forms:react-form": ({"formName": "Login", "fields": "user"}, "named Login with the fields\nuser"),
+    "git:commit": ({"args": "the fix"}, "commit message for: the fix"),
+    "git:fix-issue": ({"issue-number": "42", "priority": "high"}, "Fix issue #42 with priority high"),
+}
 failures = 0
 
 
@@ -103,8 +116,21 @@ async def client_checks():
         await check_completions(client.complete, "mcp.Client")
 
 
+async def example_checks():
+    async with stdio_client(EXAMPLE_SERVER) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        listed = [p.name for p in (await session.list_prompts()).prompts]
+        check("examples: prompts/list names every example file", sorted(listed) == sorted(EXAMPLE_GETS),
+              repr(listed))
+        for name, (arguments, expected) in EXAMPLE_GETS.items():
+            result = await session.get_prompt(name, arguments)
+            texts = [m.content.text for m in result.messages if m.content.type == "text"]
+            check(f"examples: prompts/get {name}", any(expected in t for t in texts), repr(texts))
+
+
 async def main():
-    for name, checks in [("ClientSession", session_checks), ("mcp.Client", client_checks)]:
+    for name, checks in [("ClientSession", session_checks), ("mcp.Client", client_checks),
+                         ("examples", example_checks)]:
         if name == "mcp.Client" and not hasattr(mcp, "Client"):
             print("SKIP: py: mcp.Client not in this SDK version")
             continue

@@ -72,4 +72,34 @@ try {
 } finally {
     await client.close();
 }
+
+// The README's example folder of prompt files, served with --prompts
+const examples = new URL('../docs/examples/prompts', `file://${root}/scripts/`).pathname;
+const exampleGets = {
+    code_review: [{ code: 'print(1)' }, 'focusing on correctness:\n\nprint(1)'],
+    explain: [{ topic: 'closures' }, 'Explain closures to'],
+    deploy: [{ ENV: 'staging', BRANCH: 'main' }, 'deployment of main to staging'],
+    'forms:react-form': [{ formName: 'Login', fields: 'user' }, 'named Login with the fields\nuser'],
+    'git:commit': [{ args: 'the fix' }, 'commit message for: the fix'],
+    'git:fix-issue': [{ 'issue-number': '42', priority: 'high' }, 'Fix issue #42 with priority high'],
+};
+const exampleClient = new Client({ name: 'tinymcp-interop-ts-examples', version: '1.0' });
+try {
+    await exampleClient.connect(new StdioClientTransport({
+        command: 'python3', args: ['-m', 'tinymcp', '--prompts', examples],
+        env: { ...getDefaultEnvironment(), PYTHONPATH: root }, cwd: root
+    }));
+    const listed = (await exampleClient.listPrompts()).prompts.map((p) => p.name);
+    check('examples: prompts/list names every example file',
+        JSON.stringify([...listed].sort()) === JSON.stringify(Object.keys(exampleGets).sort()), JSON.stringify(listed));
+    for (const [name, [args, expected]] of Object.entries(exampleGets)) {
+        const got = await exampleClient.getPrompt({ name, arguments: args });
+        const texts = got.messages.filter((m) => m.content.type === 'text').map((m) => m.content.text);
+        check(`examples: prompts/get ${name}`, texts.some((t) => t.includes(expected)), JSON.stringify(texts));
+    }
+} catch (e) {
+    check('examples: ran without unexpected error', false, String(e?.stack ?? e));
+} finally {
+    await exampleClient.close();
+}
 process.exit(failures ? 1 : 0);

@@ -252,3 +252,19 @@ def test_a_rewrite_that_serves_the_same_prompts_tells_no_one(world):
     assert proc.frame() == LIST_CHANGED  # (the first frame: the same-prompts reload sent none)
     rc, err, out = proc.finish(EOF)
     assert (rc, out) == (0, b""), err
+
+
+# --- the README's example folder ----------------------------------------------------------------
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "examples",
+                        "prompts")
+
+
+def test_the_example_folder_loads_whole_or_says_what_this_python_lacks():
+    if sys.version_info >= (3, 11):
+        assert names(tinymcp.load_files(prompt_dirs=[EXAMPLES])) == [
+            "code_review", "deploy", "explain", "forms:react-form", "git:commit", "git:fix-issue"]
+    else:
+        assert problems_of(tinymcp.load_files, prompt_dirs=[EXAMPLES]) == [
+            "%s:1: TOML prompt files need Python 3.11 or later (for tomllib): run tinymcp with a newer "
+            "Python, or write this prompt as Markdown" % os.path.join(EXAMPLES, "git/commit.toml")]
