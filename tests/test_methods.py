@@ -232,6 +232,20 @@ def test_listen_acknowledges_the_honoured_subset_and_stays_open():
     assert "sub-1" in m.session.streams
 
 
+def test_listen_streams_per_connection_are_capped_by_the_limit_in_force():
+    m = modern_wire(list_changed=True, limits={"max_listen_streams": 2})
+    for rid in ("a", "b"):
+        assert "error" not in one(m.modern("subscriptions/listen", LISTEN, rid=rid))
+    refused = one(m.modern("subscriptions/listen", LISTEN, rid="c"))
+    assert refused == {"jsonrpc": "2.0", "id": "c", "error": {
+        "code": -32600, "message": "Invalid Request: 2 listen streams are open on this connection, "
+                                   "the limit (limits.max_listen_streams); cancel one first"}}
+    assert sorted(m.session.streams) == ["a", "b"]
+    m.session.receive_data(b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":'
+                           b'{"requestId":"a","_meta":{}}}\n')
+    assert "error" not in one(m.modern("subscriptions/listen", LISTEN, rid="c"))
+
+
 @pytest.mark.parametrize("notifications", [None, [], "all"])
 def test_listen_needs_a_filter_object(notifications):
     m = modern_wire(list_changed=True)

@@ -12,7 +12,7 @@ __all__ = ["Limits"]
 
 class Limits:
     __slots__ = ("max_line_bytes", "max_depth", "max_batch", "max_arguments",
-                 "max_argument_bytes", "max_render_bytes", "max_callable_ms")
+                 "max_argument_bytes", "max_render_bytes", "max_callable_ms", "max_listen_streams")
 
     #: name -> (default, minimum, maximum or None)
     DEFAULTS = {
@@ -26,6 +26,8 @@ class Limits:
         "max_render_bytes": (8 * 1024 * 1024, 1, None),  # characters of text, data and URIs rendered
         # milliseconds a render or complete callable may run on a worker thread (0: no limit)
         "max_callable_ms": (0, 0, None),
+        # subscriptions/listen streams open at once on one connection
+        "max_listen_streams": (16, 1, None),
     }
 
     def __init__(self, **values):

@@ -44,6 +44,8 @@ def stderr_log(level, message, exc=None):
     """The CLI's log hook: one line on stderr, plus the traceback when there is one."""
     try:
         err = sys.__stderr__ or sys.stderr
+        if err is None:  # (no stderr at all: a log line has nowhere to go)
+            return
         err.write("tinymcp: %s: %s\n" % (level, message))
         if exc is not None:
             import traceback

@@ -1,0 +1,144 @@
+"""Faults from the machine around the process: standard descriptors closed at start, a
+config file swapped for something that is not a file, a reload that fails in any way.
+
+Each test injects the fault and checks that the rules still hold: stdout carries frames
+only, the server answers and goes on, the old prompts stay when a reload fails.
+"""
+
+import importlib
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from conftest import INITIALIZED, PACKAGE, initialize, named_config, req
+from transport_helpers import EOF, GUARD, env, frames, write_config
+
+reload = importlib.import_module(PACKAGE + ".reload")
+
+
+def _run_with(redirection, stdin):
+    """Run ``python -m tinymcp`` from a shell with ``redirection`` applied; (rc, out, err)."""
+    done = subprocess.run(["sh", "-c", 'exec "$0" -m %s %s' % (PACKAGE, redirection), sys.executable],
+                          input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env(),
+                          timeout=GUARD)
+    return done.returncode, done.stdout, done.stderr
+
+
+REQUESTS = (json.dumps(initialize()) + "\n" + json.dumps(INITIALIZED) + "\n"
+            + json.dumps(req(2, "prompts/list")) + "\n").encode()
+
+
+def test_stderr_closed_at_start_the_protocol_stream_stays_clean():
+    rc, out, err = _run_with("2>&-", REQUESTS)
+    assert rc == 0
+    replies = frames(out)
+    assert [r["id"] for r in replies] == [1, 2]
+    assert replies[1]["result"]["prompts"]
+
+
+def test_stderr_closed_with_an_invalid_config_still_exits_1_quietly(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    rc, out, _ = _run_with("--config %s --check 2>&-" % bad, b"")
+    assert (rc, out) == (1, b"")
+
+
+def test_stdout_closed_at_start_serves_into_nothing_and_exits_0():
+    rc, out, err = _run_with("1>&-", REQUESTS)
+    assert rc == 0
+    assert b"Traceback" not in err
+
+
+def test_stdin_closed_at_start_is_an_immediate_eof():
+    rc, out, err = _run_with("0<&-", b"")
+    assert (rc, out) == (0, b""), err
+
+
+# --- a config swapped for what is not a regular file ----------------------------------------
+
+def _watched(world):
+    cfg = world.config_file(named_config(["alpha"]))
+    proc = world.stdio("--config", cfg, "--watch")
+    assert proc.call(initialize())["result"]["capabilities"]["prompts"] == {"listChanged": True}
+    proc.send(INITIALIZED)
+    return cfg, proc
+
+
+def _still_serving(proc, rid):
+    names = [p["name"] for p in proc.call(req(rid, "prompts/list"))["result"]["prompts"]]
+    assert names == ["alpha"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_config_swapped_for_a_fifo_never_blocks_the_loop(world):
+    cfg, proc = _watched(world)
+    os.remove(cfg)
+    os.mkfifo(cfg)  # (nobody ever writes to it: an open() that blocked would hang the server)
+    proc.wait_stderr("%s: cannot read: not a regular file" % cfg)
+    _still_serving(proc, 2)
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_a_config_swapped_for_a_device_is_refused_unread(world):
+    cfg, proc = _watched(world)
+    os.remove(cfg)
+    os.symlink("/dev/zero", cfg)
+    proc.wait_stderr("%s: cannot read: not a regular file" % cfg)
+    _still_serving(proc, 2)
+    proc.kill(signal.SIGHUP)
+    proc.wait_stderr("(SIGHUP): still serving the previous prompts")
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err
+
+
+def test_an_oversized_config_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    cfg = tmp_path / "c.json"
+    write_config(str(cfg), named_config(["alpha"]))
+    monkeypatch.setattr(reload, "MAX_CONFIG_BYTES", 10)
+    with pytest.raises(Exception) as info:
+        reload.read_config(str(cfg))
+    assert str(info.value) == "%s: cannot read: %d bytes, over the 10-byte limit" % (
+        cfg, cfg.stat().st_size)
+
+
+class _Server:
+    def __init__(self):
+        self.replaced = []
+
+    def replace_config(self, config):
+        self.replaced.append(config)
+
+
+def test_any_failure_of_a_reload_keeps_the_old_prompts_and_is_logged(tmp_path, monkeypatch):
+    cfg = tmp_path / "c.json"
+    write_config(str(cfg), named_config(["alpha"]))
+    source = reload.ConfigFile(str(cfg))
+    source.load()
+    logged = []
+    source.server, source.log = _Server(), lambda level, message, exc=None: logged.append((level, message))
+    write_config(str(cfg), named_config(["beta"]))
+
+    def exhausted(path, data):
+        raise MemoryError("no room")
+    monkeypatch.setattr(reload, "parse_config", exhausted)
+    assert source.reload("changed") is False
+    assert source.server.replaced == []
+    assert logged == [("error", "invalid config %s (changed): still serving the previous prompts\n"
+                                "  MemoryError: no room" % cfg)]
+
+
+def test_a_file_made_readable_again_is_seen_as_changed(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text("{}")
+    before = reload.signature(str(path))
+    os.chmod(str(path), 0)
+    try:
+        assert reload.signature(str(path)) != before  # (mode is part of what tells a change)
+    finally:
+        os.chmod(str(path), 0o644)
