@@ -142,3 +142,26 @@ def test_a_file_made_readable_again_is_seen_as_changed(tmp_path):
         assert reload.signature(str(path)) != before  # (mode is part of what tells a change)
     finally:
         os.chmod(str(path), 0o644)
+
+
+# --- EOF with stdout never read ------------------------------------------------------------------
+
+@pytest.mark.parametrize("extra", [[], ["--watch"]], ids=["direct", "loop"])
+def test_eof_with_stdout_unread_ends_after_a_bounded_flush(tmp_path, extra):
+    cfg = tmp_path / "c.json"
+    write_config(str(cfg), named_config(["p%d" % i for i in range(20)]))
+    lines = REQUESTS + b"".join((json.dumps(req(10 + i, "prompts/list")) + "\n").encode()
+                                for i in range(800))
+    assert len(lines) < 60000  # (all of it fits in the pipe: the write never waits for the server)
+    proc = subprocess.Popen([sys.executable, "-m", PACKAGE, "--config", str(cfg)] + extra,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    try:
+        proc.stdin.write(lines)
+        proc.stdin.close()  # EOF; stdout is never read, and fills with the ~1 MB of replies
+        assert proc.wait(timeout=GUARD) == 0
+        assert b"closed: output still unread 2 s after the end of input" in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()

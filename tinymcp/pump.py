@@ -74,6 +74,8 @@ class StreamPump:
         self.high = high
         self.low = low
         self.hard = hard
+        #: seconds output may take to drain after EOF (None: no bound; stdio sets one)
+        self.eof_drain = None
         self.log = log or no_log
         self.name = name
         self.out = bytearray()
@@ -102,7 +104,16 @@ class StreamPump:
             self._in = data
         else:
             self.eof = True
+            if self.eof_drain is not None:
+                self.loop.call_later(self.eof_drain, self._drain_over)
         self._progress()
+
+    def _drain_over(self):
+        """``eof_drain`` seconds after EOF: output the peer still has not read is dropped."""
+        if not self.closed and (self.out or self._has_input()):
+            self.log("warning", "%s: closed: output still unread %g s after the end of input"
+                     % (self.name, self.eof_drain))
+            self.close()
 
     def on_writable(self):
         self._progress()

@@ -116,7 +116,9 @@ def _serve_polled(server, in_fd, wire, source, log):
             loop.stop()
 
         session = server.session(log=log, executor=workers)
-        hub.add(StreamPump(loop, session, in_fd, wire, closed, log=log, name="stdio"))
+        pump = StreamPump(loop, session, in_fd, wire, closed, log=log, name="stdio")
+        pump.eof_drain = DRAIN_SECONDS  # (security.md: a bounded flush after EOF)
+        hub.add(pump)
         hub.run(source)
     finally:
         workers.close()
@@ -167,6 +169,7 @@ class _Direct:
         self.out = bytearray()
         self.stopping = False
         self.gone = False  # stdout cannot be written to any more
+        self._eof_deadline = None  # (set at EOF: output must drain before it)
         self._timers = []  # [when, callback] (callback None: cancelled)
         self._wake_r, self._wake_w = os.pipe()
         for fd in (self._wake_r, self._wake_w):
@@ -266,6 +269,7 @@ class _Direct:
                 if not data:
                     reading = False
                     self._poll.unregister(in_fd)
+                    self._eof_deadline = time.monotonic() + DRAIN_SECONDS
             if self._timers:
                 self._run_timers()
                 self._flush()
@@ -291,7 +295,10 @@ class _Direct:
         up at ``deadline``, or on a stop when there is none, or when stdout is gone
         (the output is then dropped, and ``out`` left non-empty)."""
         out = self.out
+        given = deadline
         while out:
+            # (after EOF, or stdin hung up meanwhile, a bounded flush: security.md)
+            deadline = given if given is not None else self._eof_deadline
             try:
                 del out[:os.write(self.wire, out)]
                 continue
@@ -303,6 +310,10 @@ class _Direct:
                 self.gone = True
                 return
             if self._wait_writable(deadline):
+                if given is None and deadline is not None:
+                    self.log("warning", "stdio: closed: output still unread %g s after the end "
+                             "of input" % DRAIN_SECONDS)
+                    self.gone = True
                 return
 
     def _wait_writable(self, deadline):
@@ -310,12 +321,19 @@ class _Direct:
         waiting = select.poll()
         waiting.register(self.wire, select.POLLOUT)
         waiting.register(self._wake_r, select.POLLIN)
+        if self._eof_deadline is None:
+            waiting.register(self.in_fd, 0)  # (only its hang-up: the host closed stdin)
         left = None if deadline is None else max(0, deadline - time.monotonic())
         if left == 0:
             return True
-        for fd, _ in waiting.poll(None if left is None else left * 1000):
+        for fd, events in waiting.poll(None if left is None else left * 1000):
             if fd == self._wake_r:
                 self._run_calls()
+            elif fd == self.in_fd and events & select.POLLHUP and self._eof_deadline is None:
+                # the host closed stdin while not reading stdout: the flush is bounded from
+                # now, as after EOF (what it sent before is still served while it lasts)
+                self._eof_deadline = time.monotonic() + DRAIN_SECONDS
+                return False
         return deadline is None and self.stopping
 
     def _run_calls(self):
