@@ -165,3 +165,53 @@ def test_eof_with_stdout_unread_ends_after_a_bounded_flush(tmp_path, extra):
         proc.wait()
         proc.stdout.close()
         proc.stderr.close()
+
+
+# --- stderr that nobody drains ----------------------------------------------------------------------
+
+pump = importlib.import_module(PACKAGE + ".pump")
+
+
+@pytest.mark.skipif(not hasattr(__import__("select"), "poll"), reason="no poll() here")
+def test_log_lines_never_block_on_a_full_stderr_and_drops_are_counted(monkeypatch):
+    r, w = os.pipe()
+    err = os.fdopen(w, "w")
+    monkeypatch.setattr(sys, "__stderr__", err)
+    writer = pump._Stderr()
+    try:
+        os.set_blocking(w, True)  # (a host's pipe: blocking, as stderr is)
+        line = "x" * 1000 + "\n"
+        for _ in range(200):  # ~200 KB into a 64 KiB pipe that nobody reads: never blocks
+            writer.write(line)
+        assert writer.dropped > 0 and len(writer.pending) <= pump.LOG_BUFFER_BYTES
+        dropped = writer.dropped
+        os.set_blocking(r, False)
+        got = b""
+        for _ in range(10000):  # the reader catches up; the next line flushes what waited, then the count
+            try:
+                chunk = os.read(r, 1 << 16)
+            except BlockingIOError:
+                if not writer.pending and b"dropped" in got:
+                    break
+                writer.write("next\n")
+                continue
+            got += chunk
+        assert ("tinymcp: warning: %d log lines dropped while stderr was full\n" % dropped).encode() in got
+    finally:
+        err.close()
+        os.close(r)
+
+
+def test_tracebacks_are_throttled_but_every_failure_keeps_its_line(monkeypatch):
+    import io
+    captured = io.StringIO()
+    monkeypatch.setattr(sys, "__stderr__", captured)
+    monkeypatch.setattr(pump, "_STDERR", pump._Stderr())
+    try:
+        raise ValueError("boom")
+    except ValueError as exc:
+        for i in range(pump.TRACEBACK_BURST + 5):
+            pump.stderr_log("error", "render failed %d" % i, exc)
+    text = captured.getvalue()
+    assert text.count("Traceback (most recent call last)") == pump.TRACEBACK_BURST
+    assert all("render failed %d\n" % i in text for i in range(pump.TRACEBACK_BURST + 5))

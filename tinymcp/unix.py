@@ -25,7 +25,7 @@ import sys
 from .errors import ListenError
 from .jsonrpc import encode, error
 from .loop import Loop
-from .pump import READ_SIZE, Hub, StreamPump, signal, stderr_log
+from .pump import READ_SIZE, Hub, StreamPump, Throttle, signal, stderr_log
 from .workers import Workers
 
 __all__ = ["serve_unix", "listen", "ListenError", "peer_allowed", "peer_credentials",
@@ -162,38 +162,27 @@ def _identity(st):
 
 
 class RefusalLog:
-    """Logs refused connections, at most ``burst`` lines per ``period`` seconds; the ones
-    past that are counted, and the count is logged with the first refusal of a later
-    period (and at exit). stderr writes block: a flood of connects, logged a line each
-    into a pipe its host does not drain, would otherwise stop the loop on a full pipe."""
+    """Logs a repeating event (a refused connection, a failed accept), at most ``burst``
+    lines per ``period`` seconds; the ones past that are counted, and the count is logged
+    with the first event of a later period (and at exit), ``summary % (count, plural)``."""
 
-    def __init__(self, log, burst=20, period=10.0, clock=None):
-        import time
-        self.log, self.burst, self.period = log, burst, period
-        self.clock = clock or time.monotonic
-        self.start = None
-        self.count = self.dropped = 0
+    def __init__(self, log, burst=20, period=10.0, clock=None,
+                 summary="refused %d more connection%s without a line each"):
+        self.log, self.summary = log, summary
+        self.throttle = Throttle(burst, period, clock)
+        self.burst = burst
 
     def __call__(self, message):
-        now = self.clock()
-        if self.start is None or now - self.start >= self.period:
+        throttle = self.throttle
+        if throttle.start is not None and throttle.clock() - throttle.start >= throttle.period:
             self.flush()
-            self.start, self.count = now, 0
-        if self.count < self.burst:
-            self.count += 1
+        if throttle.allow():
             self.log("warning", message)
-        else:
-            self.dropped += 1
 
     def flush(self):
-        if self.dropped:
-            self.log("warning", "refused %d more connection%s without a line each"
-                     % (self.dropped, "" if self.dropped == 1 else "s"))
-            self.dropped = 0
-
-
-#: JSON-RPC 2.0 section 5.1: -32000 to -32099 are for implementation-defined server errors.
-REFUSED = -32000
+        dropped = self.throttle.take_dropped()
+        if dropped:
+            self.log("warning", self.summary % (dropped, "" if dropped == 1 else "s"))
 
 
 #: JSON-RPC 2.0 section 5.1: -32000 to -32099 are for implementation-defined server errors.
@@ -244,6 +233,7 @@ class _Acceptor:
         self.allow = frozenset(allow_uids)
         self.log = log
         self.refusals = RefusalLog(log)
+        self.accept_failures = RefusalLog(log, summary="%d more failed accept%s without a line each")
         self.numbers = itertools.count(1)
         self.sockets = {}  # pump -> its socket
         self.lingering = {}  # fd -> a refused connection, until its peer closes
@@ -259,6 +249,7 @@ class _Acceptor:
     def close(self):
         self.workers.close()
         self.refusals.flush()
+        self.accept_failures.flush()
         for sock in list(self.sockets.values()) + list(self.lingering.values()):
             sock.close()
         self.sockets.clear()
@@ -312,8 +303,8 @@ class _Acceptor:
                 if exc.errno == errno.ECONNABORTED:
                     continue
                 if exc.errno in _OUT_OF_FDS:
-                    self.log("warning", "cannot accept a connection: %s; retrying in %g s"
-                             % (exc.strerror, ACCEPT_RETRY))
+                    self.accept_failures("cannot accept a connection: %s; retrying in %g s"
+                                         % (exc.strerror, ACCEPT_RETRY))
                     self.loop.remove_reader(self.fd)
                     self.loop.call_later(ACCEPT_RETRY, self._resume)
                     return
