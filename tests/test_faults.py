@@ -215,3 +215,59 @@ def test_tracebacks_are_throttled_but_every_failure_keeps_its_line(monkeypatch):
     text = captured.getvalue()
     assert text.count("Traceback (most recent call last)") == pump.TRACEBACK_BURST
     assert all("render failed %d\n" % i in text for i in range(pump.TRACEBACK_BURST + 5))
+
+
+# --- the process stopped, killed, flooded with signals, out of descriptors ---------------------
+
+def test_kill_9_then_a_restart_on_the_same_socket_path_serves_again(world):
+    path, proc = world.socket_server(named_config(["alpha"]))
+    assert world.client(path).call(req(1, "ping"))["result"] == {}
+    proc.kill(signal.SIGKILL)
+    proc.proc.wait(timeout=GUARD)
+    again = world.server("--socket", path)
+    assert "removed a stale socket at %s" % path in again.stderr
+    assert world.client(path).call(req(1, "ping"))["result"] == {}
+
+
+def test_sigstop_then_sigcont_loses_nothing(world):
+    path, proc = world.socket_server(named_config(["alpha"]))
+    client = world.client(path)
+    client.initialize()
+    proc.kill(signal.SIGSTOP)
+    try:
+        client.send(*[req(i, "prompts/list") for i in range(2, 12)])  # (read after SIGCONT)
+    finally:
+        proc.kill(signal.SIGCONT)
+    assert [client.frame()["id"] for _ in range(10)] == list(range(2, 12))
+
+
+def test_a_sighup_storm_under_load_leaves_every_request_answered(world):
+    cfg = world.config_file(named_config(["alpha"]))
+    proc = world.stdio("--config", cfg)
+    proc.call(initialize())
+    proc.send(INITIALIZED)
+    for i in range(300):
+        proc.kill(signal.SIGHUP)
+        proc.send(req(10 + i, "prompts/list"))
+    got = [proc.frame()["id"] for _ in range(300)]
+    assert got == list(range(10, 310))
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_NOFILE as on Linux")
+def test_out_of_descriptors_while_accepting_waits_and_serves_the_backlog_later(world):
+    import resource
+
+    def few_fds():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (24, 24))
+
+    path = world.path("s")
+    world.config_file(named_config(["alpha"]))
+    proc = world.server("--socket", path, preexec_fn=few_fds)
+    clients = [world.client(path) for _ in range(30)]  # (the kernel queues what cannot be accepted)
+    proc.wait_stderr("cannot accept a connection: Too many open files; retrying in")
+    for c in clients[:20]:  # (more than were accepted: room for the rest)
+        c.close()
+    for i, c in enumerate(clients[20:]):  # accepted once descriptors are free again
+        assert c.call(req(i, "ping"))["result"] == {}
