@@ -382,8 +382,7 @@ def read_to_eof(fd):
 
 def pytest_report_header(config):
     """Say where the MCP spec schemas come from: without them the schema tests skip."""
-    from schema_check import SPEC_DIR
-    if SPEC_DIR.is_dir():
+    from schema_check import SPEC_DIR, missing_revisions, skip_reason
+    if not missing_revisions():
         return "MCP spec schemas: %s" % SPEC_DIR
-    return ("MCP spec schemas: NOT FOUND at %s: the schema tests will be skipped "
-            "(put the spec there or set TINYMCP_SPEC_DIR)" % SPEC_DIR)
+    return "%s; the schema tests will be skipped" % skip_reason()

@@ -23,8 +23,32 @@ from functools import lru_cache
 from pathlib import Path
 
 REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
-SPEC_DIR = Path(os.environ.get("TINYMCP_SPEC_DIR")
-                or Path(__file__).resolve().parents[1].parent / "shared" / "spec")
+#: where scripts/fetch-spec puts the schemas (a cache outside the repo), tried last
+FETCHED = Path(os.environ.get("XDG_CACHE_HOME") or Path(os.path.expanduser("~")) / ".cache") / "tinymcp" / \
+    "spec-5b8974437efd"
+
+
+def _spec_dir():
+    """$TINYMCP_SPEC_DIR, else ../shared/spec beside the clone, else the fetched cache."""
+    if os.environ.get("TINYMCP_SPEC_DIR"):
+        return Path(os.environ["TINYMCP_SPEC_DIR"])
+    shared = Path(__file__).resolve().parents[1].parent / "shared" / "spec"
+    return shared if shared.is_dir() or not FETCHED.is_dir() else FETCHED
+
+
+SPEC_DIR = _spec_dir()
+
+
+def missing_revisions(revisions=REVISIONS):
+    """The ``revisions`` whose schema.json is not in SPEC_DIR."""
+    return [rev for rev in revisions if not (SPEC_DIR / rev / "schema.json").is_file()]
+
+
+def skip_reason(revisions=REVISIONS):
+    """Why the schema tests skip: which revisions are missing, and the command that gets them."""
+    return ("MCP spec schemas missing for %s under %s: run scripts/fetch-spec (or put the spec at "
+            "../shared/spec beside the clone, or set TINYMCP_SPEC_DIR)"
+            % (", ".join(missing_revisions(revisions)), SPEC_DIR))
 
 SUPPORTED_KEYWORDS = frozenset((
     "$ref", "type", "enum", "const", "anyOf", "oneOf", "allOf", "properties",

@@ -14,9 +14,7 @@ v = sc.validate_against
 HANDSHAKE_REVS = sc.REVISIONS[:4]  # revisions with initialize/ping
 LATEST = "2026-07-28"
 
-needs_spec = pytest.mark.skipif(
-    not all((sc.SPEC_DIR / r / "schema.json").is_file() for r in sc.REVISIONS),
-    reason="MCP spec schemas not found under %s" % sc.SPEC_DIR)
+needs_spec = pytest.mark.skipif(bool(sc.missing_revisions()), reason=sc.skip_reason())
 
 
 # ================================================================ keyword semantics
@@ -243,7 +241,18 @@ def test_spec_dir_default_is_shared_spec_next_to_repo():
         pytest.skip("TINYMCP_SPEC_DIR overrides the default")
     from pathlib import Path
     repo = Path(sc.__file__).resolve().parents[1]
-    assert sc.SPEC_DIR == repo.parent / "shared" / "spec"
+    shared = repo.parent / "shared" / "spec"
+    assert sc.SPEC_DIR == (shared if shared.is_dir() or not sc.FETCHED.is_dir() else sc.FETCHED)
+
+
+def test_the_skip_reason_names_the_missing_revisions_and_the_command(monkeypatch, tmp_path):
+    monkeypatch.setattr(sc, "SPEC_DIR", tmp_path)
+    (tmp_path / "2024-11-05").mkdir()
+    (tmp_path / "2024-11-05" / "schema.json").write_text("{}")
+    assert sc.skip_reason() == (
+        "MCP spec schemas missing for 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 under %s: run "
+        "scripts/fetch-spec (or put the spec at ../shared/spec beside the clone, or set "
+        "TINYMCP_SPEC_DIR)" % tmp_path)
 
 
 @needs_spec

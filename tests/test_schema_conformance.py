@@ -30,8 +30,8 @@ except ImportError:  # tests/ became a package
 REVS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST = "2025-11-25"
 
-if not all((sc.SPEC_DIR / rev / "schema.json").is_file() for rev in REVS):
-    pytest.skip("MCP spec schemas not found under %s" % sc.SPEC_DIR, allow_module_level=True)
+if sc.missing_revisions(REVS):
+    pytest.skip(sc.skip_reason(REVS), allow_module_level=True)
 
 from tinymcp import Server, Session  # noqa: E402  (after the skip: nothing to test without specs)
 
