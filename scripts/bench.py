@@ -2,6 +2,7 @@
 """Measure tinymcp against a bare stdlib loop (scripts/bare_loop.py) over stdio.
 
 usage: python3 scripts/bench.py [--runs N] [--quick] [--python PATH] [--pypy PATH | --no-pypy]
+                               [--files-only]
 
 Honest by construction: both servers run under an interpreter that imports nothing
 extra at start. By default the bench makes (or reuses) a venv without system
@@ -31,6 +32,14 @@ first alternates from run to run):
      then every prompt fetched once (pipelined) and VmHWM again.
   C. Scale: cold start and VmHWM at 100, 1,000, 10,000 and 100,000 prompts (100,000:
      in the first run also every prompt fetched, and VmHWM again).
+  D. A folder of prompt files: 1,000 MCP Markdown files (front matter, 1 to 3 arguments,
+     a body of a few hundred bytes with {{arg}} placeholders; generated, the same every
+     time) in a few subfolders, and the same prompts as one JSON config. Checked first:
+     the folder lists and renders as the JSON does. Then 4 rounds per run (2 with
+     --quick), one process at a time, who goes first rotating: cold start and VmHWM of
+     the bare loop and of tinymcp on the JSON, and of tinymcp --prompts on the folder.
+     No goal: the Markdown/bare and Markdown/JSON ratios are printed as measured.
+     ``--files-only`` runs this one alone (and its PyPy counterpart).
 Then ``python -X importtime -c "import tinymcp"`` (cwd: the repo root).
 """
 
@@ -89,6 +98,153 @@ def write_config(tmp, n):
     with open(path, "w") as f:
         json.dump(make_config(n), f)
     return path
+
+
+# --- a folder of prompt files -------------------------------------------------------------
+
+#: The folder measure (see D. in the module docstring): how many prompt files, in which
+#: subfolders (spread evenly, in this order), and the seed of their deterministic text.
+FILE_PROMPTS = 1000
+FILE_FOLDERS = ("code-review", "docs", "git", "ops/deploy", "ops/incidents", "writing")
+FILE_SEED = 1000
+#: what the folder's measure starts: the bare loop and tinymcp on the JSON, tinymcp on the folder
+FILE_KINDS = ("bare", "tinymcp", "files")
+
+_TOPICS = {
+    "code-review": ("review", "audit", "critique", "check"),
+    "docs": ("explain", "document", "summarise", "outline"),
+    "git": ("commit-message", "changelog", "rebase-plan", "branch-summary"),
+    "ops/deploy": ("rollout-plan", "rollback", "canary-check", "release-notes"),
+    "ops/incidents": ("triage", "postmortem", "status-update", "timeline"),
+    "writing": ("rewrite", "shorten", "translate", "proofread"),
+}
+#: (name, description, default): arguments a prompt draws 1 to 3 of
+_ARGS = (
+    ("path", "The file or folder to work on", None),
+    ("language", "The programming language of the code", "Python"),
+    ("focus", "What to look at most: correctness, security, speed or style", "correctness"),
+    ("audience", "Who will read the result", "the team"),
+    ("tone", "How to say it", "neutral"),
+    ("service", "The service concerned, as named in the service catalogue", None),
+    ("severity", "How bad it is: SEV1 (worst) to SEV4", "SEV3"),
+    ("branch", "The git branch or revision range", "main"),
+    ("length", "About how long the answer should be", "a few paragraphs"),
+    ("context", "Anything else the assistant should know", None),
+)
+_WORDS = ("the change", "each function", "every public interface", "the error handling", "the tests",
+          "edge cases", "naming", "the logs", "the metrics", "the failure modes", "the data flow",
+          "input validation", "concurrency", "the configuration", "backwards compatibility",
+          "the documentation", "performance", "resource use", "the user-facing text", "the rollout")
+_VERBS = ("Look closely at", "Pay attention to", "Check", "Consider", "Point out problems with",
+          "Be specific about", "Summarise", "Do not ignore")
+
+
+def _yaml_text(value):
+    """``value`` as a YAML scalar of the front matter: plain where it reads back as itself."""
+    if ": " in value or value[:1] in "\"'[{&*!|>%@`#-?" or value in ("true", "false", "null", "~"):
+        return '"%s"' % value.replace("\\", "\\\\").replace('"', '\\"')
+    return value
+
+
+def make_prompt_files(n=FILE_PROMPTS, seed=FILE_SEED):
+    """``[(relative path, file text, config prompt)]``: ``n`` realistic MCP Markdown prompt
+    files (front matter with a description, sometimes a title, 1 to 3 arguments described,
+    required or defaulted; a body of a few hundred bytes using ``{{arg}}``, sometimes with
+    literal braces or an assistant message), spread over ``FILE_FOLDERS``, and for each the
+    config dict the loader makes of it (name ``subfolder:stem``, ``{arg}`` placeholders,
+    literal braces doubled), by path. The same ``seed`` makes the same files."""
+    import random
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        folder = FILE_FOLDERS[i * len(FILE_FOLDERS) // n]
+        topic = rng.choice(_TOPICS[folder])
+        stem = "%s-%04d" % (topic, i)
+        args = rng.sample(_ARGS, rng.randint(1, 3))
+        arguments = []
+        for k, (arg, description, default) in enumerate(args):
+            a = {"name": arg, "description": description}
+            if default is None or (k == 0 and rng.random() < 0.5):
+                a["required"] = True
+            else:
+                a["default"] = default
+            arguments.append(a)
+        prompt = {}
+        if rng.random() < 0.5:
+            prompt["title"] = "%s %d" % (topic.replace("-", " ").capitalize(), i)
+        prompt["description"] = "%s for %s work (%d): %s." % (
+            topic.replace("-", " ").capitalize(), folder.replace("/", " "), i,
+            rng.choice(("short and to the point", "with examples", "step by step",
+                        "as a checklist", "for a reviewer in a hurry")))
+        prompt["arguments"] = arguments
+        # the body: (literal text or (placeholder,)) pieces, line by line
+        names = [a["name"] for a in arguments]
+        lines = [["You are helping with %s work. The task: %s, for " % (
+                      folder.replace("/", " "), topic.replace("-", " ")), (names[0],), "."],
+                 ["Read what you are given before you answer, say what you assumed, and "
+                  "ask when something essential is missing."], []]
+        for _ in range(rng.randint(4, 7)):
+            line = ["- %s %s" % (rng.choice(_VERBS), rng.choice(_WORDS))]
+            if rng.random() < 0.4:
+                line += [", given ", (rng.choice(names),)]
+            line.append(".")
+            lines.append(line)
+        lines.append([])
+        if rng.random() < 0.2:
+            lines.append(['Answer as JSON, shaped like {"summary": "...", "items": []}.'])
+        closing = ["Keep it clear and concrete"]
+        for name in names[1:]:
+            closing += ["; %s: " % name, (name,)]
+        lines.append(closing + ["."])
+        assistant = None
+        if rng.random() < 0.1:
+            assistant = [["Understood. I will start with ", (names[0],), " and report back."]]
+        md_parts = ["---"]
+        if "title" in prompt:
+            md_parts.append("title: %s" % _yaml_text(prompt["title"]))
+        md_parts.append("description: %s" % _yaml_text(prompt["description"]))
+        md_parts.append("arguments:")
+        for a in arguments:
+            md_parts.append("  - name: %s" % a["name"])
+            md_parts.append("    description: %s" % _yaml_text(a["description"]))
+            if a.get("required"):
+                md_parts.append("    required: true")
+            else:
+                md_parts.append("    default: %s" % _yaml_text(a["default"]))
+        md_parts += ["---", ""]
+
+        def render(body_lines, markdown):
+            return "\n".join("".join(
+                ("{{%s}}" % p[0] if markdown else "{%s}" % p[0]) if isinstance(p, tuple)
+                else (p if markdown else p.replace("{", "{{").replace("}", "}}"))
+                for p in line) for line in body_lines)
+
+        md_parts.append(render(lines, True))
+        messages = [{"role": "user", "text": render(lines, False)}]
+        if assistant:
+            md_parts += ["", "<!-- role: assistant -->", render(assistant, True)]
+            messages.append({"role": "assistant", "text": render(assistant, False)})
+        prompt["messages"] = messages
+        prompt = dict({"name": "%s:%s" % (folder.replace("/", ":"), stem)}, **prompt)
+        out.append(("%s/%s.md" % (folder, stem), "\n".join(md_parts) + "\n", prompt))
+    return sorted(out, key=lambda f: f[0])  # (by path, the order the loader serves them in)
+
+
+def write_prompt_files(tmp, n=FILE_PROMPTS):
+    """The folder of ``n`` Markdown prompt files and the JSON config of the same prompts
+    (no page_size: both served at the default); returns ``(folder, config path)``."""
+    folder = os.path.join(tmp, "prompt-files-%d" % n)
+    prompts = []
+    for rel, text, prompt in make_prompt_files(n):
+        path = os.path.join(folder, *rel.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        prompts.append(prompt)
+    config = os.path.join(tmp, "prompt-files-%d.json" % n)
+    with open(config, "w") as f:
+        json.dump({"prompts": prompts}, f)
+    return folder, config
 
 
 # --- requests -----------------------------------------------------------------------
@@ -170,12 +326,16 @@ class Watchdog:
 
 
 class Proc:
-    """A server process on pipes; ``close()`` always reaps it (kills if it must)."""
+    """A server process on pipes; ``close()`` always reaps it (kills if it must).
+    ``kind``: ``bare`` or ``tinymcp`` (``config``: a JSON config), or ``files``
+    (tinymcp, ``config``: a folder of prompt files, served with ``--prompts``)."""
 
     def __init__(self, kind, config, tmp):
         self.kind = kind
         if kind == "bare":
             argv = [PYTHON, BARE, "--config", config]
+        elif kind == "files":
+            argv = [PYTHON, "-m", "tinymcp", "--prompts", config]
         else:
             argv = [PYTHON, "-m", "tinymcp", "--config", config]
         env = child_env(tmp)
@@ -469,6 +629,45 @@ def run_cold(kind, config, tmp, fetch_all=0):
         p.close()
 
 
+def check_files(folder, config, tmp, n):
+    """The folder served with ``--prompts`` lists what its JSON twin lists (all ``n``
+    prompts) and renders every 37th prompt as it does (each argument given); BenchError
+    otherwise. Also the warm-up of the folder's measure (the files in the page
+    cache, the prompt file modules' bytecode written), not counted."""
+    procs = [Proc("files", folder, tmp), Proc("tinymcp", config, tmp)]
+    try:
+        with Watchdog(procs):
+            lists = []
+            for p in procs:
+                p.start()
+                listed, cursor = [], None
+                while True:
+                    result = json.loads(p.list_page(cursor))["result"]
+                    listed += result["prompts"]
+                    cursor = result.get("nextCursor")
+                    if cursor is None:
+                        break
+                lists.append(listed)
+            if len(lists[0]) != n:
+                raise BenchError("tinymcp --prompts %s listed %d prompts, not %d" % (folder, len(lists[0]), n))
+            if lists[0] != lists[1]:
+                raise BenchError("tinymcp --prompts %s lists other prompts than %s" % (folder, config))
+            for prompt in lists[0][::37]:
+                req = {"name": prompt["name"], "arguments": {
+                    a["name"]: "value of %s" % a["name"] for a in prompt.get("arguments", ())}}
+                got = []
+                for p in procs:
+                    line = p.request(frame(p.ids(1), "prompts/get", req))
+                    p.check(line, "prompts/get")
+                    got.append(json.loads(line)["result"])
+                if got[0] != got[1]:
+                    raise BenchError("tinymcp --prompts %s renders %s otherwise than %s"
+                                     % (folder, prompt["name"], config))
+    finally:
+        for p in procs:
+            p.close()
+
+
 def importtime(runs, tmp):
     """``python3 -X importtime -c "import tinymcp"``, ``runs`` times: median wall seconds,
     median cumulative us of ``import tinymcp`` and of ``site`` (interpreter start-up, paid
@@ -586,8 +785,44 @@ def interpreter(python, label):
 SCALE = (100, 1000, 10000, 100000)
 
 
+def measure_files(runs, quick, tmp, n=FILE_PROMPTS):
+    """Only the prompt folder's measure (``--files-only``): its files and their check,
+    then ``runs`` rounds of its cold starts; returns what ``measure`` would of it."""
+    files = prepare_files(tmp, n)
+    t_start = time.perf_counter()
+    for i in range(runs):
+        run_files(files, quick, tmp)
+        sys.stderr.write("bench: run %d/%d done (%.1f s)\n" % (i + 1, runs, time.perf_counter() - t_start))
+    return {"files": files, "seconds": time.perf_counter() - t_start}
+
+
+def prepare_files(tmp, n=FILE_PROMPTS):
+    """The folder of ``n`` prompt files and its JSON twin: written, checked and warmed
+    (``check_files``); the rounds of ``run_files`` go in its ``rounds``."""
+    folder, config = write_prompt_files(tmp, n)
+    check_files(folder, config, tmp, n)
+    run_cold("bare", config, tmp)  # (its warm-up: the stdlib's bytecode under the cache prefix)
+    size = sum(os.path.getsize(os.path.join(top, name))
+               for top, _, names in os.walk(folder) for name in names)
+    return {"n": n, "bytes": size, "json_bytes": os.path.getsize(config), "rounds": [],
+            "sources": {"bare": config, "tinymcp": config, "files": folder}}
+
+
+def run_files(files, quick, tmp):
+    """One run of the folder's measure: rounds of one cold start of each kind (the bare
+    loop and tinymcp on the JSON, tinymcp on the folder), one process at a time, who goes
+    first rotating from round to round; each round ``{kind: (seconds, VmHWM KiB)}``."""
+    for _ in range(2 if quick else 4):
+        k = len(files["rounds"]) % len(FILE_KINDS)
+        row = {}
+        for kind in FILE_KINDS[k:] + FILE_KINDS[:k]:
+            row[kind] = run_cold(kind, files["sources"][kind], tmp)[:2]
+        files["rounds"].append(row)
+
+
 def measure(runs, quick, tmp, scale, imports=True):
-    """Run every phase ``runs`` times; returns (results, cold, scale rows, import figures)."""
+    """Run every phase ``runs`` times; returns (results, cold, scale rows, prompt folder
+    rows, import figures)."""
     rt_count, pipe_count, deep_count = (500, 1000, 50) if quick else (2000, 5000, 200)
     # cold start is the noisiest measure: extra start-only spawns per run (100, 10k prompts)
     extra_small, extra_large = (1, 0) if quick else (4, 1)
@@ -600,6 +835,7 @@ def measure(runs, quick, tmp, scale, imports=True):
     t_start = time.perf_counter()
     # warm-up (page cache, __pycache__): one short process of each, not counted
     run_small(("bare", "tinymcp"), small, tmp, small_n, 50, 50)
+    files = prepare_files(tmp)
     for i in range(runs):
         order = ("bare", "tinymcp") if i % 2 == 0 else ("tinymcp", "bare")
         rows = run_small(order, small, tmp, small_n, rt_count, pipe_count)
@@ -617,8 +853,10 @@ def measure(runs, quick, tmp, scale, imports=True):
             for kind in order:
                 grown[n][kind].append(run_cold(kind, configs[n], tmp,
                                                fetch_all=n if (i == 0 and n == SCALE[-1]) else 0))
+        run_files(files, quick, tmp)
         sys.stderr.write("bench: run %d/%d done (%.1f s)\n" % (i + 1, runs, time.perf_counter() - t_start))
-    return {"results": results, "cold": cold, "grown": grown, "seconds": time.perf_counter() - t_start,
+    return {"results": results, "cold": cold, "grown": grown, "files": files,
+            "seconds": time.perf_counter() - t_start,
             "counts": (rt_count, pipe_count, deep_count),
             "imports": importtime(max(runs, 3), tmp) if imports else None}
 
@@ -709,6 +947,36 @@ def scale_table(m):
             format(hi, ","), fmt(after[0], "MiB"), fmt(after_bare[0], "MiB")))
 
 
+def files_table(m):
+    """The prompt folder's rows: medians of each kind, and the median of the per-round
+    ratios (the three cold starts of a round run back to back)."""
+    files = m["files"]
+    rounds = files["rounds"]
+    print("| measure | bare loop, JSON | tinymcp --config JSON | tinymcp --prompts DIR "
+          "| Markdown/bare | Markdown/JSON | goal | |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for label, at, unit in (
+            ("cold start to the initialize reply, %s Markdown files (%d spawns)"
+             % (format(files["n"], ","), len(rounds)), 0, "ms"),
+            ("peak RSS right after it", 1, "MiB")):
+        med = {kind: statistics.median(r[kind][at] for r in rounds) for kind in FILE_KINDS}
+        ratio = {other: statistics.median(r["files"][at] / r[other][at] for r in rounds)
+                 for other in ("bare", "tinymcp")}
+        print("| %s | %s | %s | %s | %.2f | %.2f | — | |" % (
+            label, fmt(med["bare"], unit), fmt(med["tinymcp"], unit), fmt(med["files"], unit),
+            ratio["bare"], ratio["tinymcp"]))
+    print()
+    seconds = {kind: statistics.median(r[kind][0] for r in rounds) for kind in FILE_KINDS}
+    print("- the folder: %s MCP Markdown files (%.0f KiB, %d bytes each on average) in %d "
+          "subfolders; the JSON: the same prompts as one config (%.0f KiB)" % (
+              format(files["n"], ","), files["bytes"] / 1024.0, files["bytes"] // files["n"],
+              len(FILE_FOLDERS), files["json_bytes"] / 1024.0))
+    print("- tinymcp --config JSON / bare loop: %.2f; Markdown over JSON: %+.1f ms, %.0f us per file" % (
+        statistics.median(r["tinymcp"][0] / r["bare"][0] for r in rounds),
+        (seconds["files"] - seconds["tinymcp"]) * 1000,
+        (seconds["files"] - seconds["tinymcp"]) / files["n"] * 1e6))
+
+
 def imports_report(m):
     imp_wall, imp_total, imp_site, imp_top = m["imports"]
     print("`python -X importtime -c \"import tinymcp\"` (median of several): %.1f ms wall, interpreter "
@@ -728,7 +996,8 @@ PYPY_GOALS = {"cold100": ("<=", 1.5), "cold10k": ("<=", 2.0), "rt": (">=", 0.8)}
 
 
 def parse_args(argv):
-    opts = {"runs": 5, "quick": False, "python": None, "pypy": None, "no_pypy": False}
+    opts = {"runs": 5, "quick": False, "python": None, "pypy": None, "no_pypy": False,
+            "files_only": False}
     runs_given = False
     args = list(argv)
     while args:
@@ -738,6 +1007,8 @@ def parse_args(argv):
             opts["quick"] = True
         elif name == "--no-pypy":
             opts["no_pypy"] = True
+        elif name == "--files-only":
+            opts["files_only"] = True
         elif name in ("--runs", "--python", "--pypy"):
             value = value if eq else (args.pop(0) if args else "")
             if name == "--runs":
@@ -779,11 +1050,17 @@ def main(argv):
     runs = opts["runs"]
     tmp = tempfile.mkdtemp(prefix="tinymcp-bench-")
     try:
-        main_run = measure(runs, opts["quick"], tmp, scale=True)
+        if opts["files_only"]:
+            main_run = measure_files(runs, opts["quick"], tmp)
+        else:
+            main_run = measure(runs, opts["quick"], tmp, scale=True)
         pypy_run = None
         if pypy is not None:
             PYTHON, WARM_REQUESTS = pypy, 30000
-            pypy_run = measure(max(2, runs // 2), opts["quick"], tmp, scale=False, imports=False)
+            if opts["files_only"]:
+                pypy_run = measure_files(max(2, runs // 2), opts["quick"], tmp)
+            else:
+                pypy_run = measure(max(2, runs // 2), opts["quick"], tmp, scale=False, imports=False)
     except BenchError as exc:
         sys.stderr.write("bench: %s\n" % exc)
         return 1
@@ -792,6 +1069,9 @@ def main(argv):
         return 130
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if opts["files_only"]:
+        files_report(opts, runs, main_run, pypy_run)
+        return 0
     rt_count, pipe_count, _ = main_run["counts"]
     print()
     print("Machine: %s" % machine())
@@ -808,6 +1088,10 @@ def main(argv):
     print()
     scale_table(main_run)
     print()
+    print(FILES_HEADING)
+    print()
+    files_table(main_run)
+    print()
     imports_report(main_run)
     if pypy_run is not None:
         print()
@@ -815,7 +1099,36 @@ def main(argv):
               "counted, for the JIT to warm up):" % (max(2, runs // 2), format(30000, ",")))
         print()
         table(pypy_run, PYPY_GOALS)
+        print()
+        print("PyPy, " + FILES_HEADING[0].lower() + FILES_HEADING[1:])
+        print()
+        files_table(pypy_run)
     return 0
+
+
+FILES_HEADING = ("A folder of prompt files (cold start to the initialize reply, and peak RSS then; "
+                 "no goal set):")
+
+
+def files_report(opts, runs, main_run, pypy_run):
+    """What ``--files-only`` prints: the folder's rows, and PyPy's when measured."""
+    print()
+    print("Machine: %s" % machine())
+    print("Runs: %d, of %d rounds each%s: a round is one fresh process of each server, one "
+          "after another (who goes first rotates); %.1f s. Values are medians; ratios are "
+          "medians of the per-round ratios (lower is better). Bytecode cached (warmed before "
+          "timing); interpreters as printed above." % (
+              runs, 2 if opts["quick"] else 4, " (--quick)" if opts["quick"] else "",
+              main_run["seconds"]))
+    print()
+    print(FILES_HEADING)
+    print()
+    files_table(main_run)
+    if pypy_run is not None:
+        print()
+        print("PyPy (%d runs), %s" % (max(2, runs // 2), FILES_HEADING[0].lower() + FILES_HEADING[1:]))
+        print()
+        files_table(pypy_run)
 
 
 if __name__ == "__main__":
