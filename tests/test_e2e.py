@@ -135,6 +135,23 @@ def test_render_failure_ids_differ_between_failures(world):
     assert first in err and second in err
 
 
+def test_serve_given_the_path_of_a_config_file_serves_it(world, tmp_path):
+    path = tmp_path / "prompts.json"
+    path.write_text(json.dumps({"prompts": [{"name": "from_file", "messages": [
+        {"role": "user", "text": "read from the file"}]}]}))
+    script = tmp_path / "serve_path.py"
+    script.write_text("import importlib, os, pathlib, sys\n"
+                      "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
+                      "sys.exit(tinymcp.serve(pathlib.Path(sys.argv[1])))\n")
+    server = world.stdio(str(path), script=str(script))
+    # served as --config serves it: a change source (SIGHUP), so listChanged is promised
+    assert server.initialize()["capabilities"]["prompts"] == {"listChanged": True}
+    got = server.call(req(2, "prompts/get", {"name": "from_file"}))["result"]
+    assert got["messages"][0]["content"]["text"] == "read from the file"
+    rc, err, rest = server.finish(EOF)
+    assert (rc, rest) == (0, b""), err
+
+
 # --- signals ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
