@@ -245,7 +245,9 @@ def render(prompt, arguments):
     """The prompt's messages with ``arguments`` (already checked) filled in.
 
     Optional arguments that were not given take their ``default``, or "".
-    Raises ``CallbackFailed`` when a ``render`` callable fails.
+    Raises ``CallbackFailed`` when a ``render`` callable fails, whatever it raises:
+    ``SystemExit``, ``KeyboardInterrupt`` and ``GeneratorExit`` too, which fail this
+    request and nothing else (docs/security.md).
     """
     values = _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
     if prompt.render_fn is not None:
@@ -268,18 +270,18 @@ def render(prompt, arguments):
 
 def _rendered(prompt, values):
     """The messages of ``prompt``'s ``render`` callable, held to a config's rules (at least
-    one, each valid); ``CallbackFailed`` when it raises, or for an invalid result, which
-    it names."""
+    one, each valid); ``CallbackFailed`` for whatever it raises (``SystemExit`` too: it
+    fails this request, not the server) or for an invalid result, which it names."""
     try:
         result = prompt.render_fn(dict(values))
-    except Exception as exc:
+    except BaseException as exc:
         raise CallbackFailed("render callable of prompt %r failed" % prompt.name) from exc
     try:
         return messages_from_render(result)
     except ConfigError as exc:
         raise CallbackFailed("render callable of prompt %r returned an invalid result: %s" % (
             prompt.name, "; ".join("%s: %s" % problem for problem in exc.problems))) from exc
-    except Exception as exc:  # (raised by an odd object it returned)
+    except BaseException as exc:  # (raised by an odd object it returned)
         raise CallbackFailed("render callable of prompt %r returned an unusable result"
                              % prompt.name) from exc
 
@@ -317,7 +319,8 @@ def completion(prompt, name, value, context):
 
 
 def _called(prompt, complete, *args):
-    """The values a ``complete`` callable gives, checked; ``CallbackFailed`` otherwise."""
+    """The values a ``complete`` callable gives, checked; ``CallbackFailed`` otherwise
+    (for a ``BaseException`` too, as for ``render``)."""
     try:
         values = complete(*args)
         if isinstance(values, (str, bytes)):
@@ -325,7 +328,7 @@ def _called(prompt, complete, *args):
         values = list(values)
         if not all(isinstance(v, str) for v in values):
             raise TypeError("complete() must return strings")
-    except Exception as exc:
+    except BaseException as exc:  # (a callable's SystemExit ends no server)
         raise CallbackFailed("complete callable of prompt %r failed" % prompt.name) from exc
     return values
 
