@@ -1,5 +1,8 @@
 """tinymcp: a small, standard-library-only MCP server for prompts.
 
+Copyright (c) 2026 the tinymcp authors. MIT License: see LICENSE, or
+https://opensource.org/licenses/MIT (a copy of this folder carries this notice).
+
 Public API:
 
 - ``serve(config, **options)``: serve ``config`` (a dict, or the path of a JSON config
