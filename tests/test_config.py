@@ -80,3 +80,54 @@ def test_load_config_answers_the_same_with_and_without_the_fast_path(monkeypatch
     without = [outcome(c) for c in configs]
     assert with_fast == without
     assert 100 < sum(kind == "ok" for kind, _ in with_fast) < len(configs)
+
+
+# --- sequences where the config has lists ----------------------------------------------------
+
+def _every_list_a_tuple(value):
+    if isinstance(value, dict):
+        return {k: _every_list_a_tuple(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(_every_list_a_tuple(v) for v in value)
+    return value
+
+
+#: a config with a list in every place one can be
+LISTS = {"prompts": [
+    {"name": "plain", "arguments": [{"name": "a"}], "messages": [{"role": "user", "text": "{a}"}]},
+    {"name": "full", "icons": [{"src": "https://x/i.png", "sizes": ["16x16", "32x32"]}],
+     "arguments": [{"name": "a", "completions": ["apple", "avocado"]}],
+     "messages": [{"role": "user", "content": {"type": "text", "text": "{a}",
+                                               "annotations": {"audience": ["user", "assistant"]}}},
+                  {"role": "user", "content": {"type": "resource_link", "uri": "file:///x", "name": "x",
+                                               "icons": [{"src": "s", "sizes": ["any"]}]}}]}]}
+
+
+def _served(config):
+    wire = Wire(config)
+    wire.initialize()
+    out = [wire.result("prompts/list"), wire.complete("a", "a", name="full")]
+    out += [wire.get(name, {"a": "A"}) for name in ("plain", "full")]
+    return wire.output, out
+
+
+def test_tuples_are_taken_wherever_a_list_is_and_serve_the_same():
+    # Bug: a Python caller's tuples were refused ("expected a list, got a tuple").
+    tuples = _every_list_a_tuple(LISTS)
+    assert type(tuples["prompts"]) is tuple and type(tuples["prompts"][1]["icons"][0]["sizes"]) is tuple
+    assert _served(tuples) == _served(LISTS)
+    assert load_config(tuples).prompts == load_config(LISTS).prompts  # (a reload sees no change)
+
+
+def test_other_sequences_are_taken_too_and_sent_as_lists():
+    from test_validate import _sequence
+    config = copy.deepcopy(LISTS)
+    full = config["prompts"][1]
+    full["icons"] = _sequence(full["icons"][0])
+    full["icons"][0]["sizes"] = _sequence("16x16", "32x32")
+    full["arguments"][0]["completions"] = _sequence("apple", "avocado")
+    full["messages"][0]["content"]["annotations"]["audience"] = _sequence("user", "assistant")
+    full["messages"][1]["content"]["icons"] = _sequence({"src": "s", "sizes": _sequence("any")})
+    full["messages"] = _sequence(*full["messages"])
+    config["prompts"] = _sequence(*config["prompts"])
+    assert _served(config) == _served(LISTS)

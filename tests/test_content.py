@@ -72,6 +72,45 @@ def test_render_callable_may_return_a_string():
         {"role": "user", "content": {"type": "text", "text": "plain"}}]
 
 
+def test_render_callable_may_return_any_sequence_of_messages():
+    wire = Wire({"prompts": [{"name": "r", "render": lambda args: (
+        {"role": "user", "text": "one"},
+        {"role": "assistant", "content": {"type": "text", "text": "two",
+                                          "annotations": {"audience": ("user",)}}})}]})
+    wire.initialize()
+    assert wire.get("r")["result"]["messages"] == [
+        {"role": "user", "content": {"type": "text", "text": "one"}},
+        {"role": "assistant", "content": {"type": "text", "text": "two",
+                                          "annotations": {"audience": ["user"]}}}]
+
+
+@pytest.mark.parametrize("empty", [[], ()])
+def test_a_render_that_returns_no_messages_fails_as_a_config_without_messages_would(empty):
+    # Bug: a render returning [] sent "messages": [], which a static config may not.
+    logged = []
+    wire = Wire({"prompts": [{"name": "r", "render": lambda args: empty}]},
+                log=lambda level, message, exc=None: logged.append((level, message)))
+    wire.initialize()
+    error = wire.get("r")["error"]
+    assert error["code"] == -32603 and error["message"] == "Internal error"
+    assert logged == [("error", "internal error %s in prompts/get: render callable of prompt 'r' "
+                                "returned an invalid result: render(): expected at least one message"
+                       % error["data"]["errorId"])]
+    assert problems({"prompts": [prompt(messages=empty)]}) == [
+        ("prompts[0].messages", "expected at least one message")]  # the same rule
+
+
+def test_an_invalid_render_result_is_named_in_the_log():
+    logged = []
+    wire = Wire({"prompts": [{"name": "r", "render": lambda args: [{"role": "system", "text": "x"}, 3]}]},
+                log=lambda level, message, exc=None: logged.append(message))
+    wire.initialize()
+    tag = wire.get("r")["error"]["data"]["errorId"]
+    assert logged == ["internal error %s in prompts/get: render callable of prompt 'r' returned an "
+                      "invalid result: render()[0].role: expected 'user' or 'assistant', got 'system'; "
+                      "render()[1]: expected an object, got the number 3" % tag]
+
+
 def test_templates_fill_resource_uri_and_text():
     block = {"type": "resource", "resource": {"uri": "file:///{f}", "text": "<{f}>", "mimeType": "text/plain"}}
     wire = Wire({"prompts": [{"name": "p", "arguments": [{"name": "f"}],

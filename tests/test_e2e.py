@@ -135,6 +135,42 @@ def test_render_failure_ids_differ_between_failures(world):
     assert first in err and second in err
 
 
+@pytest.mark.parametrize("name", ["exit", "interrupt", "generator_exit", "exit_complete"])
+def test_a_callable_raising_systemexit_or_keyboardinterrupt_fails_only_its_request(world, name):
+    # Bug: SystemExit(3), KeyboardInterrupt and GeneratorExit from a render (or complete)
+    # ended the server with their status, and on the socket every client with it.
+    server = world.stdio(script=HELPER)
+    server.initialize()
+    if name == "exit_complete":
+        reply = server.call(req(2, "completion/complete", {
+            "ref": {"type": "ref/prompt", "name": name}, "argument": {"name": "a", "value": ""}}))
+    else:
+        reply = server.call(req(2, "prompts/get", {"name": name}))
+    assert reply["error"]["code"] == -32603 and reply["error"]["message"] == "Internal error"
+    got = server.call(req(3, "prompts/get", {"name": "noisy", "arguments": {"word": "on"}}))
+    assert got["result"]["messages"][0]["content"]["text"] == "noisy says on"
+    rc, err, rest = server.finish(EOF)
+    assert (rc, rest) == (0, b""), err
+    assert reply["error"]["data"]["errorId"] in err
+
+
+def test_serve_given_the_path_of_a_config_file_serves_it(world, tmp_path):
+    path = tmp_path / "prompts.json"
+    path.write_text(json.dumps({"prompts": [{"name": "from_file", "messages": [
+        {"role": "user", "text": "read from the file"}]}]}))
+    script = tmp_path / "serve_path.py"
+    script.write_text("import importlib, os, pathlib, sys\n"
+                      "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
+                      "sys.exit(tinymcp.serve(pathlib.Path(sys.argv[1])))\n")
+    server = world.stdio(str(path), script=str(script))
+    # served as --config serves it: a change source (SIGHUP), so listChanged is promised
+    assert server.initialize()["capabilities"]["prompts"] == {"listChanged": True}
+    got = server.call(req(2, "prompts/get", {"name": "from_file"}))["result"]
+    assert got["messages"][0]["content"]["text"] == "read from the file"
+    rc, err, rest = server.finish(EOF)
+    assert (rc, rest) == (0, b""), err
+
+
 # --- signals ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])

@@ -94,8 +94,8 @@ def test_null_fields_are_config_errors_whatever_else_the_prompt_holds():
             ("prompts[0].arguments[0].title", "expected a string, got null"),
             ("prompts[0].arguments[1].default", "expected a string, got null"),
             ("prompts[0].arguments[2].required", "expected true or false, got null")]
-    assert problems({"prompts": [prompt(arguments=())]}) == [
-        ("prompts[0].arguments", "expected a list, got a tuple")]
+    assert problems({"prompts": [prompt(arguments="ab")]}) == [  # (text is no list of arguments)
+        ("prompts[0].arguments", "expected a list, got a string")]
 
 
 def test_fast_path_and_full_validator_agree_on_generated_prompts():
@@ -119,6 +119,27 @@ def test_fast_path_and_full_validator_agree_on_generated_prompts():
                 assert listing_of_plain(p, rev) == full.listing(rev)
                 assert list(listing_of_plain(p, rev)) == list(full.listing(rev))  # key order
     assert fast_taken > 600  # the fast path was really exercised
+
+
+def test_fast_path_takes_tuples_as_the_full_validator_does():
+    from generated_prompts import generated_prompt
+    from test_config import _every_list_a_tuple
+    from tinymcp.models import Prompt, fast_prompt
+    from tinymcp.validate import Check
+    rng = random.Random(13)
+    fast_taken = 0
+    for _ in range(3000):
+        listed = generated_prompt(rng)
+        p = _every_list_a_tuple(listed)
+        check, check_listed = Check(), Check()
+        full = Prompt.from_wire(check, p, "prompts[0]")
+        assert full == Prompt.from_wire(check_listed, listed, "prompts[0]")
+        assert check.problems == check_listed.problems
+        fast = fast_prompt(p)
+        if fast is not None:
+            fast_taken += 1
+            assert check.problems == [] and fast == full, (p, check.problems)
+    assert fast_taken > 300
 
 
 # --- listings -------------------------------------------------------------------------------

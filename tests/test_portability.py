@@ -316,17 +316,48 @@ def _has_wheel_backend():
     return True
 
 
+def _source_copy(tmp_path):
+    """What a distribution is built from, copied: no build/ or *.egg-info in the work tree."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        (src / name).write_bytes((ROOT / name).read_bytes())
+    shutil.copytree(str(ROOT / "tinymcp"), str(src / "tinymcp"),
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return src
+
+
+def test_the_license_is_mit_and_a_copied_package_folder_carries_it():
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("MIT License\n\nCopyright (c) 2026 the tinymcp authors\n")
+    doc = importlib.import_module(PACKAGE).__doc__
+    assert "Copyright (c) 2026 the tinymcp authors. MIT License" in doc
+
+
+@not_vendored
+@pytest.mark.skipif(not _has_wheel_backend(), reason=(
+    "needs setuptools >= 70.1 in this environment (scripts/test installs it)"))
+def test_sdist_holds_the_license(tmp_path):
+    import tarfile
+    src = _source_copy(tmp_path)
+    out = tmp_path / "sdist"
+    proc = subprocess.run([sys.executable, "-c", "import sys, setuptools.build_meta as b; "
+                           "print(b.build_sdist(sys.argv[1]))", str(out)],
+                          cwd=str(src), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=GUARD)
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    name = proc.stdout.decode().split()[-1]
+    assert name.startswith("tinymcp_prompts-") and name.endswith(".tar.gz")
+    with tarfile.open(str(out / name)) as archive:
+        [member] = [m for m in archive.getnames() if m.count("/") == 1 and m.endswith("/LICENSE")]
+        assert archive.extractfile(member).read() == (ROOT / "LICENSE").read_bytes()
+
+
 @not_vendored
 @pytest.mark.skipif(not _has_wheel_backend(), reason=(
     "needs setuptools >= 70.1 in this environment (scripts/test installs it): the wheel is "
     "built offline with --no-build-isolation"))
-def test_wheel_has_py_typed_and_installs_the_tinymcp_command(tmp_path, config_file):
-    src = tmp_path / "src"  # build from a copy: no build/ or *.egg-info in the work tree
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        (src / name).write_bytes((ROOT / name).read_bytes())
-    shutil.copytree(str(ROOT / "tinymcp"), str(src / "tinymcp"),
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+def test_wheel_has_py_typed_and_the_license_and_installs_the_tinymcp_command(tmp_path, config_file):
+    src = _source_copy(tmp_path)
     dist = tmp_path / "dist"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     proc = subprocess.run(pip + ["wheel", "--no-deps", "--no-build-isolation", "--no-index",
@@ -334,11 +365,21 @@ def test_wheel_has_py_typed_and_installs_the_tinymcp_command(tmp_path, config_fi
                           cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=GUARD)
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
-    [wheel] = list(dist.glob("tinymcp-*-py3-none-any.whl"))
+    # the distribution's own name ("tinymcp" on PyPI is an unrelated project); the import
+    # name and the command stay tinymcp
+    [wheel] = list(dist.glob("tinymcp_prompts-*-py3-none-any.whl"))
+    license_text = (ROOT / "LICENSE").read_bytes()
     with zipfile.ZipFile(str(wheel)) as archive:
         names = set(archive.namelist())
         [entry_points] = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
         assert "tinymcp = tinymcp.cli:main" in archive.read(entry_points).decode()
+        [metadata] = [n for n in names if n.endswith(".dist-info/METADATA")]
+        metadata = archive.read(metadata).decode()
+        assert "\nName: tinymcp-prompts\n" in metadata
+        assert "\nClassifier: License :: OSI Approved :: MIT License\n" in metadata
+        # (dist-info/LICENSE, or dist-info/licenses/LICENSE from setuptools 77 on)
+        [license_name] = [n for n in names if ".dist-info/" in n and n.endswith("/LICENSE")]
+        assert archive.read(license_name) == license_text
     modules = {"tinymcp/" + p.name for p in (ROOT / "tinymcp").glob("*.py")}
     assert modules | {"tinymcp/py.typed"} <= names
 

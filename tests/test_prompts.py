@@ -186,6 +186,22 @@ def test_prefix_is_case_insensitive_with_exact_case_first():
     assert wire.complete("word", "B")["result"]["completion"]["values"] == ["Beta", "beta"]
 
 
+def test_a_composed_and_a_decomposed_accent_match_each_other():
+    # Bug: "caf\u00e9" (NFC, one code point) and "cafe\u0301" (NFD, e + combining acute)
+    # look the same but did not match; both sides are now compared in NFC.
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    wire = Wire(completion_config(arguments=[
+        {"name": "word", "completions": [composed + " noir", decomposed + " au lait", "Caf\u00e9 cr\u00e8me",
+                                         "cafe"]}], messages=[{"role": "user", "text": "{word}"}]))
+    wire.initialize()
+    for typed in (composed, decomposed):
+        assert wire.complete("word", typed)["result"]["completion"]["values"] == [
+            composed + " noir", decomposed + " au lait", "Caf\u00e9 cr\u00e8me"]  # as declared
+    assert wire.complete("word", "CAFE\u0301")["result"]["completion"]["values"] == [
+        composed + " noir", decomposed + " au lait", "Caf\u00e9 cr\u00e8me"]
+    assert wire.complete("word", "cafe")["result"]["completion"]["values"] == ["cafe"]
+
+
 def test_argument_without_completions_gives_none():
     wire = Wire(completion_config())
     wire.initialize()

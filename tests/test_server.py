@@ -80,3 +80,23 @@ def test_a_change_of_json_type_or_of_template_escapes_is_a_change():
                 prompt(messages=[{"role": "user", "text": "a {b}"}])):
         assert server.apply_config(load_config(new)) is True, new
     assert server.apply_config(load_config(prompt(messages=[{"role": "user", "text": "a {b}"}]))) is False
+
+
+# --- a path is not a config -------------------------------------------------------------------
+
+def test_a_path_given_as_the_config_is_a_type_error_that_says_what_to_do(tmp_path):
+    # Bug: Server("prompts.json") said "config: expected an object, got a string".
+    import pathlib
+    message = ("Server() takes a config dict, not a path (%s): load the file yourself (json.load), "
+               "or serve it with tinymcp.serve(path) or python3 -m tinymcp --config PATH")
+    for path, shown in (("prompts.json", "'prompts.json'"), (b"prompts.json", "b'prompts.json'"),
+                        (pathlib.PurePosixPath("dir/prompts.json"), "'dir/prompts.json'")):
+        with pytest.raises(TypeError) as info:
+            Server(path)
+        assert str(info.value) == message % shown
+    server = Server({"prompts": []})
+    with pytest.raises(TypeError, match=r"^Server\(\) takes a config dict, not a path"):
+        server.replace_config("prompts.json")
+    # load_config still reports a JSON string at the top of a file as the config error it is
+    with pytest.raises(ConfigError, match="^config: expected an object, got a string$"):
+        load_config("prompts.json")

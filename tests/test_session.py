@@ -120,6 +120,29 @@ def test_failing_render_is_internal_error_with_logged_id(render):
     assert wire.result("ping") == {}
 
 
+def _raising(exc):
+    def callable_(*args):
+        raise exc
+    return callable_
+
+
+@pytest.mark.parametrize("exc", [SystemExit(3), KeyboardInterrupt(), GeneratorExit()])
+def test_a_callable_raising_systemexit_or_keyboardinterrupt_is_internal_error_in_line(exc):
+    # Bug: they went through the boundary, ending whatever drove the session (exit 3, -2, 1).
+    logged = []
+    wire = Wire({"prompts": [
+        {"name": "r", "render": _raising(exc)},
+        {"name": "c", "arguments": [{"name": "a", "complete": _raising(exc)}],
+         "messages": [{"role": "user", "text": "{a}"}]}]},
+        log=lambda level, msg, exc=None: logged.append((level, msg, exc)))
+    assert wire.session.executor is None  # callables run in line, in receive_data
+    wire.initialize()
+    for error in (wire.get("r")["error"], wire.complete("a", "", name="c")["error"]):
+        assert error["code"] == -32603 and error["message"] == "Internal error"
+    assert [type(cause) for _, _, cause in logged] == [type(exc)] * 2
+    assert wire.result("ping") == {}
+
+
 def test_a_reply_that_cannot_be_encoded_becomes_an_internal_error():
     logged = []
     wire = Wire({"prompts": [{"name": "nan", "render": lambda a: [{"role": "user", "content": {

@@ -126,6 +126,55 @@ def test_a_callable_over_its_time_limit_is_answered_32603_and_the_server_goes_on
                for _, message in live.logged)
 
 
+def test_a_callable_raising_systemexit_or_keyboardinterrupt_on_a_worker_fails_only_its_request():
+    def raising(exc):
+        def callable_(*args):
+            raise exc
+        return callable_
+
+    kinds = [SystemExit(3), KeyboardInterrupt(), GeneratorExit()]
+    live = Live({"prompts": [{"name": "r%d" % i, "render": raising(exc)} for i, exc in enumerate(kinds)]
+                 + [{"name": "c", "arguments": [{"name": "a", "complete": raising(SystemExit(3))}],
+                     "messages": [{"role": "user", "text": "{a}"}]}]})
+    live.send(INIT)
+    live.frame()
+    for i in range(len(kinds)):
+        live.send(req(i + 1, "prompts/get", {"name": "r%d" % i}))
+        error = live.frame()["error"]
+        assert error["code"] == -32603 and error["message"] == "Internal error"
+    live.send(req(9, "completion/complete", {"ref": {"type": "ref/prompt", "name": "c"},
+                                             "argument": {"name": "a", "value": ""}}))
+    assert live.frame()["error"]["code"] == -32603
+    live.send(req(10, "ping"))
+    assert live.frame() == {"jsonrpc": "2.0", "id": 10, "result": {}}
+    assert live.finish() == ([], [0])
+    assert len(live.logged) == 4
+
+
+def test_a_worker_outcome_that_is_a_baseexception_is_an_internal_error_on_the_loop():
+    # the session's side of the worker boundary: whatever a worker posts back as the
+    # outcome (here SystemExit itself), the loop answers -32603 and goes on
+    from tinymcp import Session
+    done = []
+
+    class Executor:
+        def submit(self, work, resolve, timeout=None):
+            done.append(resolve)
+
+        def post(self, fn):
+            fn()
+
+    wire_session = Session(Server({"prompts": [{"name": "r", "render": lambda a: "x"}]},
+                                   log=lambda *a: None), executor=Executor())
+    wire_session.receive_data(line(INIT))
+    wire_session.receive_data(line(req(1, "prompts/get", {"name": "r"})))
+    [resolve] = done
+    resolve(None, SystemExit(3))
+    import json
+    reply = json.loads(wire_session.data_to_send())
+    assert reply["id"] == 1 and reply["error"]["code"] == -32603
+
+
 def test_a_batch_with_a_callable_is_answered_as_one_array_when_all_of_it_is_done():
     started, release = threading.Event(), threading.Event()
     live = Live({"prompts": [{"name": "slow", "render": blocking_render(started, release)}]})

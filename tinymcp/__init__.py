@@ -1,8 +1,12 @@
 """tinymcp: a small, standard-library-only MCP server for prompts.
 
+Copyright (c) 2026 the tinymcp authors. MIT License: see LICENSE, or
+https://opensource.org/licenses/MIT (a copy of this folder carries this notice).
+
 Public API:
 
-- ``serve(config, **options)``: serve ``config`` (a dict, see README) on stdio until EOF.
+- ``serve(config, **options)``: serve ``config`` (a dict, or the path of a JSON config
+  file, see README) on stdio until EOF.
 - ``Server(config)`` / ``Session(server)``: the sans-I/O core; ``Session.receive_data(bytes)``
   returns the bytes to send back.
 - ``load_config(dict)``: validate a config; ``ConfigError`` lists every problem with its path.
@@ -35,9 +39,12 @@ def load_files(config=None, base=None, prompt_dirs=()):
 
 
 def serve(config=None, **options):
-    """Serve ``config`` (a dict, a ``Server``, or None for the embedded default prompts)
-    over stdio. Pass a ``Server(config, list_changed=True)`` to replace its prompts from
-    another thread with ``server.replace_config(new)`` while it serves.
+    """Serve ``config`` (a dict, a ``Server``, the path of a JSON config file, or None for
+    the embedded default prompts) over stdio. Pass a ``Server(config, list_changed=True)``
+    to replace its prompts from another thread with ``server.replace_config(new)`` while
+    it serves. A path is served as ``--config PATH`` serves it: read and validated now
+    (``ConfigError`` names the file), its ``prompt_dirs`` read beside it, SIGHUP reloads
+    it, and ``list_changed`` defaults to True.
 
     Blocks until the client closes stdin or a SIGTERM/SIGINT arrives; returns the exit
     status (0). ``options`` (with a config, not a ``Server``, which has its own):
@@ -50,8 +57,20 @@ def serve(config=None, **options):
             raise TypeError("serve(server, ...): %s configure a Server when serve() makes it; "
                             "pass them to Server(...) instead" % ", ".join(sorted(options)))
         return serve_stdio(config)
+    if isinstance(config, (str, bytes)) or hasattr(config, "__fspath__"):
+        return _serve_file(config, options)
     if config is None:
         from .defaults import DEFAULT_CONFIG as config
     elif isinstance(config, dict) and "prompt_dirs" in config:
         config = load_files(config)
     return serve_stdio(Server(config, **options))
+
+
+def _serve_file(path, options):
+    """``serve(path)``: the file read as the command line's ``--config`` reads it."""
+    import os
+    from .reload import ConfigFile
+    from .stdio import serve_stdio
+    source = ConfigFile(os.fsdecode(os.fspath(path)))
+    options.setdefault("list_changed", True)  # (a change source exists: SIGHUP)
+    return serve_stdio(Server(source.load(), **options), source=source)

@@ -11,7 +11,7 @@ raw to an older client.
 from .errors import ConfigError
 from .jsonrpc import encode
 from .template import Template, parse_template
-from .validate import Check, describe, join, shown
+from .validate import Check, describe, is_list, join, shown
 
 __all__ = ["ROLES", "content_from_wire", "message_from_wire", "messages_from_render",
            "shape_content", "needs_shaping", "check_json", "check_icons"]
@@ -66,9 +66,10 @@ def _check_base64(check, value, path):
 
 
 def _check_annotations(check, value, path):
+    """Check a block's ``annotations``; returns its ``audience`` as a list (or None)."""
     ann = check.obj(value, path)
     if ann is None:
-        return
+        return None
     check.keys(ann, path, ("audience", "priority", "lastModified"))
     audience = check.field(ann, "audience", path, "list")
     for i, role in enumerate(audience or ()):
@@ -79,11 +80,14 @@ def _check_annotations(check, value, path):
     if priority is not None and not 0 <= priority <= 1:
         check.fail(path + ".priority", "expected a number from 0 to 1, got %r" % (priority,))
     check.field(ann, "lastModified", path, "string")
+    return audience
 
 
 def check_icons(check, obj, path):
-    """``obj["icons"]``, if present: a list of ``{src, mimeType?, sizes?, theme?}``."""
-    value = check.field(obj, "icons", path, "list")
+    """``obj["icons"]``, if present: a list of ``{src, mimeType?, sizes?, theme?}``.
+    Returns the icons with lists where other sequences were given (the same object when
+    every one was a list), or None."""
+    value = out = check.field(obj, "icons", path, "list")
     path = join(path, "icons")
     for i, icon in enumerate(value or ()):
         ipath = "%s[%d]" % (path, i)
@@ -93,8 +97,13 @@ def check_icons(check, obj, path):
         check.keys(icon, ipath, ("src", "mimeType", "sizes", "theme"))
         check.field(icon, "src", ipath, "string", required=True)
         check.field(icon, "mimeType", ipath, "string")
-        check.strings(icon, "sizes", ipath)
+        sizes = check.strings(icon, "sizes", ipath)
+        if sizes is not None and sizes is not icon["sizes"]:  # (a tuple: sent as a list)
+            if out is obj["icons"]:
+                out = list(out)
+            out[i] = dict(icon, sizes=sizes)
         check.one_of(icon, "theme", ipath, ("light", "dark"))
+    return out
 
 
 class _Fields:
@@ -122,6 +131,13 @@ class _Fields:
             self.templated.append((key, sub, tpl))
         elif tpl != value:
             self.fixes.append((key, sub, tpl))
+
+    def replace(self, block, key, sub, value):
+        """Send ``value`` for ``block[key]`` (``[sub]``) when it is another object: a
+        sequence given as something other than a list goes out as a list."""
+        given = block.get(key) if sub is None else block[key].get(sub)
+        if value is not None and value is not given:
+            self.fixes.append((key, sub, value))
 
     def applied(self, block):
         """A copy of ``block`` with the fixed values (the caller's dict never changes)."""
@@ -184,7 +200,7 @@ def _resource_link(check, block, path, fields):
     size = check.field(block, "size", path, "integer")
     if size is not None and size < 0:
         check.fail(path + ".size", "expected a size of 0 or more, got %d" % size)
-    check_icons(check, block, path)
+    fields.replace(block, "icons", None, check_icons(check, block, path))
 
 
 _KINDS = {"text": _text, "image": _binary, "audio": _binary, "resource": _resource,
@@ -211,7 +227,9 @@ def content_from_wire(check, obj, path, templated=None):
     fields = _Fields(check, templated)
     _KINDS[kind](check, block, path, fields)
     if "annotations" in block:
-        _check_annotations(check, block["annotations"], path + ".annotations")
+        audience = _check_annotations(check, block["annotations"], path + ".annotations")
+        if audience is not None:
+            fields.replace(block, "annotations", "audience", audience)
     check_json(check, block, "_meta", path)
     if len(check.problems) != before:
         return None
@@ -254,13 +272,16 @@ def message_from_wire(check, obj, path, templated=None):
 
 
 def messages_from_render(result, path="render()"):
-    """Validate what a ``render`` callable returned: a str, or a list of messages."""
+    """Validate what a ``render`` callable returned: a str, or a list (any sequence) of
+    messages, at least one, each as a config's (only never templated)."""
     if isinstance(result, str):
         return [{"role": "user", "content": {"type": "text", "text": result}}]
     check = Check()
     out = []
-    if not isinstance(result, list):
+    if not is_list(result):
         check.fail(path, "expected a string or a list of messages, got %s" % describe(result))
+    elif not result:
+        check.fail(path, "expected at least one message")  # (as a config's messages)
     else:
         for i, item in enumerate(result):
             out.append(message_from_wire(check, item, "%s[%d]" % (path, i)))

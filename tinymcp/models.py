@@ -172,7 +172,7 @@ class Prompt:
         check.keys(p, path, cls.KEYS)
         name, title, description = _identity(check, p, path)
         check_json(check, p, "_meta", path)
-        check_icons(check, p, path)
+        icons = check_icons(check, p, path)
         arguments = []
         seen = set()
         for i, raw in enumerate(check.field(p, "arguments", path, "list") or ()):
@@ -189,7 +189,7 @@ class Prompt:
         messages = _messages(check, p, path, seen) if "messages" in p else None
         if len(check.problems) != before:
             return None
-        return cls(name, title, description, p.get("icons"), p.get("_meta"), arguments, messages,
+        return cls(name, title, description, icons, p.get("_meta"), arguments, messages,
                    render_fn, complete)
 
     def listing(self, rev):
@@ -250,8 +250,8 @@ def _fast_arguments(p, build):
     if "arguments" not in p:
         return []
     raw_args = p["arguments"]
-    if type(raw_args) is not list:
-        return None
+    if type(raw_args) is not list and type(raw_args) is not tuple:
+        return None  # (another sequence: the full validator)
     arguments = []
     names = set()
     for a in raw_args:
@@ -277,7 +277,7 @@ def _fast_messages(p, names, build):
     """The messages of ``p`` (built, or True) when each is ``{role, text}`` whose
     placeholders are all among ``names``; else None."""
     raw_msgs = p.get("messages")
-    if type(raw_msgs) is not list or not raw_msgs:
+    if (type(raw_msgs) is not list and type(raw_msgs) is not tuple) or not raw_msgs:
         return None
     messages = []
     for m in raw_msgs:

@@ -7,7 +7,7 @@ validated values and shape what they return for the client's revision.
 import binascii
 
 from .content import messages_from_render
-from .errors import CallbackFailed, InvalidParams, clip
+from .errors import CallbackFailed, ConfigError, InvalidParams, clip
 from .models import fast_prompt, listing_of_plain
 from .validate import describe
 
@@ -245,14 +245,13 @@ def render(prompt, arguments):
     """The prompt's messages with ``arguments`` (already checked) filled in.
 
     Optional arguments that were not given take their ``default``, or "".
-    Raises ``CallbackFailed`` when a ``render`` callable fails.
+    Raises ``CallbackFailed`` when a ``render`` callable fails, whatever it raises:
+    ``SystemExit``, ``KeyboardInterrupt`` and ``GeneratorExit`` too, which fail this
+    request and nothing else (docs/security.md).
     """
     values = _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
     if prompt.render_fn is not None:
-        try:
-            return messages_from_render(prompt.render_fn(dict(values)))
-        except Exception as exc:
-            raise CallbackFailed("render callable of prompt %r failed" % prompt.name) from exc
+        return _rendered(prompt, values)
     out = []
     for msg, templated in prompt.messages:
         if templated:
@@ -267,6 +266,24 @@ def render(prompt, arguments):
             msg = {"role": msg["role"], "content": block}
         out.append(msg)
     return out
+
+
+def _rendered(prompt, values):
+    """The messages of ``prompt``'s ``render`` callable, held to a config's rules (at least
+    one, each valid); ``CallbackFailed`` for whatever it raises (``SystemExit`` too: it
+    fails this request, not the server) or for an invalid result, which it names."""
+    try:
+        result = prompt.render_fn(dict(values))
+    except BaseException as exc:
+        raise CallbackFailed("render callable of prompt %r failed" % prompt.name) from exc
+    try:
+        return messages_from_render(result)
+    except ConfigError as exc:
+        raise CallbackFailed("render callable of prompt %r returned an invalid result: %s" % (
+            prompt.name, "; ".join("%s: %s" % problem for problem in exc.problems))) from exc
+    except BaseException as exc:  # (raised by an odd object it returned)
+        raise CallbackFailed("render callable of prompt %r returned an unusable result"
+                             % prompt.name) from exc
 
 
 def _with_defaults(defaults, arguments):
@@ -302,7 +319,8 @@ def completion(prompt, name, value, context):
 
 
 def _called(prompt, complete, *args):
-    """The values a ``complete`` callable gives, checked; ``CallbackFailed`` otherwise."""
+    """The values a ``complete`` callable gives, checked; ``CallbackFailed`` otherwise
+    (for a ``BaseException`` too, as for ``render``)."""
     try:
         values = complete(*args)
         if isinstance(values, (str, bytes)):
@@ -310,7 +328,7 @@ def _called(prompt, complete, *args):
         values = list(values)
         if not all(isinstance(v, str) for v in values):
             raise TypeError("complete() must return strings")
-    except Exception as exc:
+    except BaseException as exc:  # (a callable's SystemExit ends no server)
         raise CallbackFailed("complete callable of prompt %r failed" % prompt.name) from exc
     return values
 
@@ -321,10 +339,29 @@ def capped(values):
     return values[:MAX_COMPLETIONS], total, total > MAX_COMPLETIONS
 
 
+def _nfc(text):
+    """``text`` in Unicode normalization form C (composed: "e" + U+0301 becomes U+00E9);
+    ASCII text, the common case, as it is."""
+    if text.isascii():
+        return text
+    import unicodedata  # (only for non-ASCII text)
+    return unicodedata.normalize("NFC", text)
+
+
 def _prefix_matches(options, typed):
+    """The ``options`` that start with ``typed``: exact-case matches first, then those
+    that match case-insensitively, each in list order. Both sides are compared in NFC,
+    so a composed and a decomposed "\u00e9" match (docs/decisions.md)."""
     if not typed:
         return list(options)
+    typed = _nfc(typed)
     folded = typed.lower()
-    exact = [v for v in options if v.startswith(typed)]
-    other = [v for v in options if not v.startswith(typed) and v.lower().startswith(folded)]
+    exact = []
+    other = []
+    for value in options:
+        text = _nfc(value)
+        if text.startswith(typed):
+            exact.append(value)
+        elif text.lower().startswith(folded):
+            other.append(value)
     return exact + other

@@ -8,11 +8,16 @@ reload, or a Python caller).
 """
 
 from .config import check_page_size, load_config
-from .errors import ConfigError
+from .errors import ConfigError, clip
 from .limits import Limits
 from .validate import Check
 
 __all__ = ["Server", "no_log"]
+
+
+#: sans-I/O: a Server reads no files (docs/decisions.md)
+_NOT_A_PATH = ("Server() takes a config dict, not a path (%s): load the file yourself (json.load), "
+               "or serve it with tinymcp.serve(path) or python3 -m tinymcp --config PATH")
 
 
 def no_log(level, message, exc=None):
@@ -109,6 +114,9 @@ class Server:
         self._change_hooks.remove(hook)
 
     def _load(self, config):
+        if isinstance(config, (str, bytes)) or hasattr(config, "__fspath__"):
+            raise TypeError(_NOT_A_PATH % clip(config if isinstance(config, (str, bytes))
+                                               else config.__fspath__()))
         config = load_config(config)
         if self._page_size is not None or self._limit_overrides:
             config = config.with_overrides(self._page_size, self._limit_overrides)

@@ -91,6 +91,8 @@ class _Later:
 
     def _finish(self, value, exc):
         if exc is not None:
+            if not isinstance(exc, Exception):  # (a worker's SystemExit ends no loop)
+                raise CallbackFailed("a callable failed") from exc
             raise exc
         return self.session._finish(self.req, self.deferred, value)
 

@@ -5,7 +5,7 @@ Validators (``config``, ``models``, ``content``, ``limits``) record every proble
 messages are short fragments (``expected a string, got the number 3``) pinned in tests.
 """
 
-__all__ = ["Check", "describe", "shown", "join", "surrogate_at"]
+__all__ = ["Check", "describe", "shown", "join", "surrogate_at", "is_list"]
 
 
 def shown(value):
@@ -25,7 +25,7 @@ def describe(value):
         return "a string"
     if isinstance(value, (int, float)):
         return "the number %r" % (value,) if len(repr(value)) <= 20 else "a number"
-    if isinstance(value, list):
+    if is_list(value):  # (a tuple too: where a list is expected, one is taken)
         return "a list"
     if isinstance(value, dict):
         return "an object"
@@ -54,12 +54,23 @@ def _close_match(key, allowed):
     return found[0] if found else None
 
 
+def is_list(value):
+    """True for what a config may give where JSON has a list: a list, a tuple, or any
+    other ``Sequence`` that is not text or bytes (docs/decisions.md)."""
+    if isinstance(value, (list, tuple)):
+        return True
+    if isinstance(value, (str, bytes, bytearray, memoryview, dict)) or value is None:
+        return False
+    from collections.abc import Sequence  # (only for values of other types: rare)
+    return isinstance(value, Sequence)
+
+
 _KIND_TEST = {
     "string": lambda v: isinstance(v, str),
     "boolean": lambda v: v is True or v is False,
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "list": lambda v: isinstance(v, list),
+    "list": is_list,
     "object": lambda v: isinstance(v, dict),
     "callable": callable,
 }
@@ -104,14 +115,15 @@ class Check:
 
     def field(self, obj, key, path, kind, required=False):
         """``obj[key]`` if present and of ``kind`` ('string', 'boolean', 'integer',
-        'number', 'list', 'object', 'callable'); else record a problem."""
+        'number', 'list', 'object', 'callable'); else record a problem. A 'list' is
+        any sequence (``is_list``), returned as a list: a copy when it is not one."""
         if key not in obj:
             if required:
                 self.fail(path, "missing required key %r" % key)
             return None
         value = obj[key]
         if _KIND_TEST[kind](value):
-            return value
+            return list(value) if kind == "list" and type(value) is not list else value
         self.fail(join(path, key), "expected %s, got %s" % (_KIND_NAME[kind], describe(value)))
         return None
 

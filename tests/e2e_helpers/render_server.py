@@ -6,6 +6,9 @@ on PYTHONPATH and named by TINYMCP_PACKAGE, ``tinymcp`` or a vendored copy's mod
 - ``noisy``: writes to stdout every way it can (``print()``, ``os.write(1, ...)``, a
   child process inheriting fd 1), then returns normally.
 - ``broken``: raises; the exception text must reach stderr only.
+- ``exit``, ``interrupt``, ``generator_exit``: raise ``SystemExit(3)``, ``KeyboardInterrupt``
+  and ``GeneratorExit``; ``exit_complete``: a ``complete`` callable that raises
+  ``SystemExit(3)``. Each fails its request only.
 """
 
 import importlib
@@ -29,11 +32,22 @@ def broken(args):
     raise RuntimeError("render exploded: secret-detail-42")
 
 
+def raising(exc):
+    def render(*args):
+        raise exc
+    return render
+
+
 CONFIG = {
     "server": {"name": "render-e2e"},
     "prompts": [
         {"name": "noisy", "arguments": [{"name": "word", "required": True}], "render": noisy},
         {"name": "broken", "render": broken},
+        {"name": "exit", "render": raising(SystemExit(3))},
+        {"name": "interrupt", "render": raising(KeyboardInterrupt())},
+        {"name": "generator_exit", "render": raising(GeneratorExit())},
+        {"name": "exit_complete", "arguments": [{"name": "a", "complete": raising(SystemExit(3))}],
+         "messages": [{"role": "user", "text": "{a}"}]},
     ],
 }
 
