@@ -268,3 +268,10 @@ def test_the_example_folder_loads_whole_or_says_what_this_python_lacks():
         assert problems_of(tinymcp.load_files, prompt_dirs=[EXAMPLES]) == [
             "%s:1: TOML prompt files need Python 3.11 or later (for tomllib): run tinymcp with a newer "
             "Python, or write this prompt as Markdown" % os.path.join(EXAMPLES, "git/commit.toml")]
+
+
+def test_tuples_of_prompts_and_folders_are_taken_as_lists(tmp_path):
+    write(tmp_path / "lib", {"review.md": REVIEW})
+    config = tinymcp.load_files({"prompts": ({"name": "own", "messages": ({"role": "user", "text": "x"},)},),
+                                 "prompt_dirs": ("lib",)}, base=str(tmp_path))
+    assert names(config) == ["own", "review"]

@@ -18,6 +18,7 @@ import stat
 from .config import load_config
 from .errors import ConfigError
 from .promptfiles import parse
+from .validate import is_list
 
 __all__ = ["load_files", "read_folder", "folder_signature", "build", "read_regular",
            "MAX_FILE_BYTES"]
@@ -43,11 +44,11 @@ def split_config(config, base=None, extra=()):
     if not isinstance(config, dict) or "prompt_dirs" not in config:
         return config, list(extra)
     folders = config["prompt_dirs"]
-    if not isinstance(folders, list) or not all(isinstance(f, str) and f for f in folders):
+    if not is_list(folders) or not all(isinstance(f, str) and f for f in folders):
         raise ConfigError([("prompt_dirs", "expected a list of folder paths (strings)")])
     config = {k: v for k, v in config.items() if k != "prompt_dirs"}
     config.setdefault("prompts", [])
-    return config, [os.path.join(base or "", f) for f in folders] + list(extra)
+    return config, [os.path.join(base or "", f) for f in folders] + list(extra)  # (a tuple too)
 
 
 def read_folder(folder):
@@ -127,7 +128,7 @@ def build(config, folders, owned=False):
     """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
     [(relative path, bytes or problem)])]``); every problem of every source at once."""
     problems, origins, prompts = [], [], list(config.get("prompts") or ()) \
-        if isinstance(config, dict) and isinstance(config.get("prompts"), list) else None
+        if isinstance(config, dict) and is_list(config.get("prompts")) else None
     if prompts is None:
         return load_config(config, owned)  # (the validator says what is wrong with it)
     owners = {p["name"]: "prompts[%d]" % i for i, p in enumerate(prompts)

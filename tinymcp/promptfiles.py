@@ -439,7 +439,7 @@ def _vscode(result, relpath, front, body_line, body):
 def _gemini(relpath, text):
     result = PromptFile("gemini")
     try:
-        import tomllib
+        import tomllib  # novermin (3.11+; older Pythons get the message below)
     except ImportError:
         result.fail(1, None, "", "TOML prompt files need Python 3.11 or later (for tomllib): "
                     "run tinymcp with a newer Python, or write this prompt as Markdown")
