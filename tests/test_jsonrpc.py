@@ -242,3 +242,50 @@ def test_an_encoded_result_is_spliced_into_the_same_bytes_as_encoding_it_whole()
             whole = encode(response(rid, result))
             assert encode_response(rid, result) == whole
             assert encode_response(rid, Encoded(encode(result)[:-1])) == whole
+
+
+# --- the depth scan's cost: C-speed steps, so a line's Python work does not grow with it ---------
+
+def _python_steps(fn, *args):
+    """Lines of tinymcp/jsonrpc.py that ``fn(*args)`` executes (a deterministic cost)."""
+    import sys
+    from tinymcp import jsonrpc
+    counted = [0]
+    target = jsonrpc.__file__
+
+    def trace(frame, event, arg):
+        if frame.f_code.co_filename != target:
+            return None
+        if event == "line":
+            counted[0] += 1
+        return trace
+    sys.settrace(trace)
+    try:
+        fn(*args)
+    except ParseError:
+        pass
+    finally:
+        sys.settrace(None)
+    return counted[0]
+
+
+@pytest.mark.parametrize("shape", [
+    lambda n: b'{"id":1,"p":' + b"[" * n + b"]" * n + b"}",                  # one deep chain
+    lambda n: b'{"id":1,"p":[' + b"[]" * n + b"]}",                          # a long flat list
+    lambda n: b'{"id":1,"p":[' + b'"a",' * n + b"[" * 99 + b"]" * 99 + b"]}",  # strings, then deep
+    lambda n: b'{"id":1,"p":[' + b"{}" * n + b"[}]}",                        # brackets that do not pair
+], ids=["chain", "flat", "strings", "unpaired"])
+def test_the_depth_scan_takes_the_same_python_steps_at_any_size(shape):
+    from tinymcp.jsonrpc import read_line
+    small = _python_steps(read_line, shape(10000), 64, False)
+    large = _python_steps(read_line, shape(1000000), 64, False)
+    assert large <= small + 50, (small, large)
+
+
+def test_a_deep_line_with_too_many_tokens_to_flatten_is_answered_with_a_null_id(monkeypatch):
+    from tinymcp import jsonrpc
+    monkeypatch.setattr(jsonrpc, "MAX_FLATTEN_TOKENS", 100)
+    wire = Wire(limited_config())
+    line = b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 201
+    reply = wire.raw(line + b"\n")[0]
+    assert reply["id"] is None and reply["error"]["code"] == -32600
