@@ -156,8 +156,30 @@ def test_rendered_size_at_and_past_max_render_bytes():
     wire.initialize()
     assert "result" in get(wire, {"big": "x" * 1000})
     error = get(wire, {"big": "x" * 1001})["error"]
-    assert error == {"code": -32602, "message": "Invalid params: the rendered prompt (1001 characters) exceeds "
-                                                "the limit of 1000 (max_render_bytes)"}
+    assert error == {"code": -32602, "message": "Invalid params: the rendered prompt (1001 bytes on the wire) "
+                                                "exceeds the limit of 1000 (max_render_bytes)"}
+
+
+@pytest.mark.parametrize("value, size", [("\u00e9" * 167, 1002), ("\U0001f600" * 84, 1008),
+                                         ('"' * 501, 1002), ("\x01" * 167, 1002)])
+def test_max_render_bytes_counts_the_escaped_bytes_on_the_wire(value, size):
+    wire = Wire(limited_config(max_render_bytes=1000))
+    wire.initialize()
+    assert "result" in get(wire, {"big": value[:len(value) * 1000 // size]})
+    error = get(wire, {"big": value})["error"]
+    assert error["message"] == ("Invalid params: the rendered prompt (%d bytes on the wire) exceeds the "
+                                "limit of 1000 (max_render_bytes)" % size)
+
+
+def test_a_batch_of_replies_is_bounded_as_a_whole():
+    wire = Wire(limited_config(max_render_bytes=70000))
+    wire.initialize("2025-03-26")
+    big = {"name": "p", "arguments": {"big": "x" * 60000}}
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "prompts/get", "params": big} for i in range(4)]
+    replies = wire.raw(json.dumps(batch).encode() + b"\n")[0]
+    assert ["result" in r for r in replies] == [True, True, False, False]
+    assert replies[2]["error"] == {"code": -32602, "message": "Invalid params: this reply would take the "
+                                   "batch's replies past 135536 bytes (max_render_bytes)"}
 
 
 def test_render_callable_output_is_bounded_too():

@@ -9,6 +9,7 @@ newlines and MUST NOT contain embedded newlines, so we split on b"\\n" only (nev
 from .errors import InvalidRequest, ParseError
 
 __all__ = ["LineBuffer", "TooLong", "TooDeep", "read_line", "decode", "encode", "loads", "Encoded",
+           "escaped_size",
            "encode_response",
            "response", "error", "notification", "check_id", "is_response"]
 
@@ -412,6 +413,17 @@ def read_line(line, max_depth, batches):
 
 
 # --- encoding ---------------------------------------------------------------------------
+
+def escaped_size(text):
+    """The bytes ``text`` takes inside a JSON string on the wire (ASCII-escaped: up to 12
+    a character), quotes not counted."""
+    if text.isascii() and '"' not in text and "\\" not in text and text.isprintable():
+        return len(text)
+    escape = _c_ascii
+    if escape is None:
+        from json.encoder import encode_basestring_ascii as escape
+    return len(escape(text)) - 2
+
 
 def _default(value):
     raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)

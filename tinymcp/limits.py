@@ -23,7 +23,9 @@ class Limits:
         "max_batch": (100, 1, None),                     # requests in one 2025-03-26 batch
         "max_arguments": (64, 0, None),                  # arguments of one prompts/get
         "max_argument_bytes": (1024 * 1024, 0, None),    # UTF-8 bytes of all argument names and values
-        "max_render_bytes": (8 * 1024 * 1024, 1, None),  # characters of text, data and URIs rendered
+        # bytes on the wire (escaped) of a rendered prompt's text, data and URIs; and of a
+        # batch's replies together (plus 64 KiB)
+        "max_render_bytes": (8 * 1024 * 1024, 1, None),
         # milliseconds a render or complete callable may run on a worker thread (0: no limit)
         "max_callable_ms": (0, 0, None),
         # subscriptions/listen streams open at once on one connection

@@ -11,7 +11,7 @@ revision, it asks of ``call.revision`` (``revisions``).
 
 from .call import Deferred
 from .errors import InvalidParams, clip
-from .jsonrpc import Encoded, encode, notification
+from .jsonrpc import Encoded, encode, escaped_size, notification
 from .prompts import capped, check_arguments, completion, render, rendered_size
 from .revisions import STATELESS_VERSIONS, handshake
 from .content import needs_shaping, shape_content
@@ -167,9 +167,11 @@ def _prompts_get(session, call, args):
 
 def _get_result(call, prompt, messages, limits):
     size = rendered_size(messages)
-    if size > limits.max_render_bytes:
-        raise InvalidParams("Invalid params: the rendered prompt (%d characters) exceeds the "
-                            "limit of %d (max_render_bytes)" % (size, limits.max_render_bytes))
+    if size * 12 > limits.max_render_bytes:  # (a character is at most 12 bytes escaped)
+        size = rendered_size(messages, escaped_size)
+        if size > limits.max_render_bytes:
+            raise InvalidParams("Invalid params: the rendered prompt (%d bytes on the wire) exceeds "
+                                "the limit of %d (max_render_bytes)" % (size, limits.max_render_bytes))
     rev = call.revision
     if not rev.content_as_is:
         messages = [m if not needs_shaping(m["content"]) else

@@ -218,21 +218,22 @@ def _argument_problems(prompt, arguments):
     raise InvalidParams("Invalid arguments for prompt %s: %s" % (clip(prompt.name), "; ".join(problems)))
 
 
-def rendered_size(messages):
-    """Characters of text, data and URIs in rendered messages (for max_render_bytes)."""
+def rendered_size(messages, measure=len):
+    """Characters of text, data and URIs in rendered messages; with ``measure=escaped_size``,
+    the bytes they take on the wire (for max_render_bytes)."""
     size = 0
     for msg in messages:
         block = msg["content"]
         if len(block) == 2 and "text" in block:  # {"type": "text", "text": ...}, the common case
-            size += len(block["text"])
+            size += measure(block["text"])
             continue
         for key in ("text", "data", "uri"):
             value = block.get(key)
             if value is not None:
-                size += len(value)
+                size += measure(value)
         res = block.get("resource")
         if res is not None:
-            size += len(res.get("text") or res.get("blob") or "") + len(res.get("uri", ""))
+            size += measure(res.get("text") or res.get("blob") or "") + measure(res.get("uri", ""))
     return size
 
 

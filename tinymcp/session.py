@@ -31,7 +31,7 @@ from .inbox import Decoded, Inbox
 from .jsonrpc import (Encoded, TooDeep, TooLong, check_id, encode, encode_response, error, is_response,
                       notification, read_line, response)
 from .methods import REGISTRY, server_info, stateless_result
-from .outbox import Batch, Outbox
+from .outbox import BATCH_OVERHEAD, Batch, Outbox
 from .revisions import LATEST_STATELESS
 from .server import Server, no_log
 from .state import META_SERVER_INFO, META_SUBSCRIPTION, NEVER_CANCELLED, Connection
@@ -97,12 +97,24 @@ class _Later:
         return self.session._finish(self.req, self.deferred, value)
 
 
+def _counted(req, reply, session):
+    """``reply``, counted in its batch: a 2025-03-26 batch's replies are bounded as a whole
+    (``max_render_bytes`` and room for their JSON); past that, a reply is an error."""
+    batch = req.batch
+    if batch is not None and not batch.take(len(reply), session.server.limits.max_render_bytes
+                                            + BATCH_OVERHEAD):
+        raise InvalidParams("Invalid params: this reply would take the batch's replies past %d "
+                            "bytes (max_render_bytes)" % batch.limit)
+    return reply
+
+
 class _Request:
     """What the boundary knows of the request being served, filled in as it is read."""
 
-    __slots__ = ("rid", "method", "call", "keyed")
+    __slots__ = ("rid", "method", "call", "keyed", "batch")
 
-    def __init__(self):
+    def __init__(self, batch=None):
+        self.batch = batch    # the batch it came in (its replies are bounded as a whole)
         self.rid = None       # the id to answer (None until a valid one is read)
         self.method = None
         self.call = None      # the ``Call``, once the request's era and state are settled
@@ -246,7 +258,7 @@ class Session:
     def _serve(self, item, batch=None):
         """The one exception-to-error boundary: serve one line (or one item of ``batch``)
         and queue what it makes, notifications and reply, in the outbox."""
-        req = _Request()
+        req = _Request(batch)
         reply = self._answer(req, self._handle, item, req, batch)
         if reply is _LATER:
             return
@@ -267,7 +279,7 @@ class Session:
                 else:
                     _Later(self, req, result).start(args[-1])
                     return _LATER
-            return None if result is None else encode_response(req.rid, result)
+            return None if result is None else _counted(req, encode_response(req.rid, result), self)
         except ProtocolError as exc:
             return encode(error(req.rid, exc.to_wire()))
         except Exception as exc:  # a bug, a failed callable, a reply that does not encode
