@@ -108,9 +108,10 @@ def read_regular(path, limit):
             raise ConfigError([(path, "cannot read: not a regular file")])
         if st.st_size > limit:
             raise ConfigError([(path, "cannot read: %d bytes, over the %d-byte limit" % (st.st_size, limit))])
-        chunks, size = [], 0
+        chunks, size, want = [], 0, st.st_size + 1  # (its size first: one read, no 1 MiB buffer)
         while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            chunk = os.read(fd, min(want, limit + 1 - size))
+            want = 1 << 16
             if not chunk:
                 break
             chunks.append(chunk)

@@ -238,36 +238,39 @@ def _segment(result, out, role, start, lines, explicit):
 
 def _mcp_template(result, text, first_line, declared):
     """The config template of MCP Markdown ``text``: ``{{ arg }}`` becomes ``{arg}``,
-    ``\\{{`` a literal ``{{``, and every other brace a literal one."""
-    out = []
-    for offset, line in enumerate(text.split("\n")):
-        pieces, at = [], 0
-        while True:
-            opening = line.find("{{", at)
-            if opening < 0:
-                pieces.append(_literal(line[at:]))
-                break
-            if opening and line[opening - 1] == "\\":
-                pieces.append(_literal(line[at:opening - 1] + "{{"))
-                at = opening + 2
-                continue
-            pieces.append(_literal(line[at:opening]))
-            closing = line.find("}}", opening + 2)
-            name = line[opening + 2:closing].strip() if closing >= 0 else ""
-            if not name or "{" in name or "}" in name:
-                result.fail(first_line + offset, opening + 1, "", "'{{' opens no placeholder: "
-                            "write {{name}}, or \\{{ for literal braces")
-                name = None
-            elif name not in declared:
-                result.fail(first_line + offset, opening + 1, "", "placeholder {{%s}} names no "
-                            "declared argument (declare it under 'arguments:', or write \\{{ for "
-                            "literal braces)" % name)
-            pieces.append("{%s}" % name)
-            at = (closing + 2) if closing >= 0 else len(line)
-            if name is None:
-                break
-        out.append("".join(pieces))
-    return "\n".join(out)
+    ``\\{{`` a literal ``{{``, and every other brace a literal one. A placeholder is on one
+    line; a problem is reported at its line and column."""
+    pieces, at = [], 0
+    while True:
+        opening = text.find("{{", at)
+        if opening < 0:
+            pieces.append(_literal(text[at:]))
+            return "".join(pieces)
+        if opening and text[opening - 1] == "\\":
+            pieces.append(_literal(text[at:opening - 1] + "{{"))
+            at = opening + 2
+            continue
+        pieces.append(_literal(text[at:opening]))
+        closing = text.find("}}", opening + 2)
+        name = text[opening + 2:closing].strip() if closing >= 0 else ""
+        if not name or "{" in name or "}" in name or "\n" in name:
+            _template_problem(result, text, opening, first_line, "'{{' opens no placeholder: "
+                              "write {{name}}, or \\{{ for literal braces")
+            end = text.find("\n", opening)  # (the rest of its line is taken as it is)
+            pieces.append(_literal(text[opening:] if end < 0 else text[opening:end]))
+            at = len(text) if end < 0 else end
+            continue
+        if name not in declared:
+            _template_problem(result, text, opening, first_line, "placeholder {{%s}} names no "
+                              "declared argument (declare it under 'arguments:', or write \\{{ "
+                              "for literal braces)" % name)
+        pieces.append("{%s}" % name)
+        at = closing + 2
+
+
+def _template_problem(result, text, at, first_line, message):
+    line_start = text.rfind("\n", 0, at) + 1
+    result.fail(first_line + text.count("\n", 0, at), at - line_start + 1, "", message)
 
 
 def _literal(text):

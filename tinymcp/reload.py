@@ -95,13 +95,14 @@ class ConfigFile:
         self.attached = False
 
     def signature(self):
+        """What tells a change: the config file's and, when watched, the folders' (a walk
+        of every file: only the watch timer needs it; SIGHUP always reloads)."""
         return (signature(self.path) if self.path else None,
-                tuple(folder_signature(f) for f in self.folders))
+                tuple(folder_signature(f) for f in self.folders) if self.watch else ())
 
     def load(self, owned=True):
         """Read and validate everything (stat first, so a write during the read is seen
         as a change): the ``ServerConfig``, or ConfigError."""
-        self.loaded = self._seen = self.signature()
         seen, config, folders = self._read()
         loaded = self._build(config, folders, owned)
         self.served = seen
@@ -115,7 +116,8 @@ class ConfigFile:
         base = os.path.dirname(self.path) if self.path else None
         config, self.folders = split_config(config, base, self.dirs)
         # (the folders' part now that the config's own are known; before they are read)
-        self.loaded = self._seen = (own, tuple(folder_signature(f) for f in self.folders))
+        self.loaded = self._seen = (own, tuple(folder_signature(f) for f in self.folders)
+                                    if self.watch else ())
         folders = [(folder, read_folder(folder)) for folder in self.folders]
         return digest((data, tuple((f, tuple(files)) for f, files in folders))), config, folders
 
