@@ -271,3 +271,18 @@ def test_out_of_descriptors_while_accepting_waits_and_serves_the_backlog_later(w
         c.close()
     for i, c in enumerate(clients[20:]):  # accepted once descriptors are free again
         assert c.call(req(i, "ping"))["result"] == {}
+
+
+def test_every_test_the_fault_table_names_exists():
+    import ast
+    import re
+    from conftest import ROOT
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"(test_\w+\.py)::(test_\w+)", text))
+    assert len(named) >= 30
+    missing = []
+    for module, name in sorted(named):
+        tree = ast.parse((ROOT / "tests" / module).read_text(encoding="utf-8"))
+        if name not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
+            missing.append("%s::%s" % (module, name))
+    assert missing == []
