@@ -143,7 +143,7 @@ def test_an_option_given_twice_is_a_usage_error(args):
     (["--max-clients", "2"], "--max-clients needs --socket PATH"),
     (["--socket", "/tmp/x", "--max-clients", "0"], "--max-clients must be 1 or more"),
     (["--socket", "/tmp/x", "--max-clients", "many"], "--max-clients needs a whole number"),
-    (["--socket"], "--socket needs a value"),
+    (["--socket"], "--socket needs a socket path"),
 ])
 def test_bad_socket_options_are_usage_errors_exit_2(args, message):
     rc, out, err = run(args, stdin=subprocess.DEVNULL)
@@ -155,7 +155,7 @@ def test_watch_needs_a_config_file_usage_error_2(world):
     proc = world.server("--watch")
     rc, err, out = proc.finish(None)
     assert rc == 2
-    assert err.startswith("tinymcp: --watch needs --config FILE\n")
+    assert err.startswith("tinymcp: --watch needs --config FILE or --prompts DIR\n")
 
 
 def test_allow_uid_parses_commas_and_repeats():

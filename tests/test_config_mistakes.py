@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import PACKAGE
 from transport_helpers import run
-from tinymcp import jsonfile
+from tinymcp import cli, jsonfile
 from tinymcp.errors import ConfigError
 from tinymcp.reload import parse_config
 
@@ -19,6 +20,7 @@ DATA_DIR = Path(__file__).parent / "data"
 BROKEN = DATA_DIR / "broken_configs"
 DATA = json.loads((DATA_DIR / "bad_configs.json").read_text(encoding="utf-8"))
 FILES = DATA["files"]
+COMMAND_LINES = DATA["command_lines"]
 
 
 def problem(name, data):
@@ -159,3 +161,25 @@ def test_a_folder_given_as_config_says_it_is_not_a_file(tmp_path):
     rc, out, err = run(["--check", "--config", str(tmp_path)])
     assert (rc, out) == (1, "")
     assert err == "tinymcp: %s: cannot read: not a regular file\n" % tmp_path
+
+
+# --- command lines -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", COMMAND_LINES, ids=[" ".join(c["argv"]) for c in COMMAND_LINES])
+def test_a_bad_command_line_gets_its_exact_message_one_usage_line_and_a_pointer_to_help(
+        case, capsys):
+    assert cli.main(case["argv"]) == 2
+    out, err = capsys.readouterr()
+    prog = cli.program()
+    assert out == ""
+    assert err == "%s\nusage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n" \
+                  "Try '%s --help' for more information.\n" % (case["expect"], prog, prog)
+
+
+def test_a_usage_error_names_the_program_as_it_was_started():
+    rc, out, err = run(["--conifg=prompts.json"])
+    prog = "python3 -m %s" % PACKAGE
+    assert (rc, out) == (2, "")
+    assert err == ("tinymcp: unknown option '--conifg' (did you mean '--config'?)\n"
+                   "usage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n"
+                   "Try '%s --help' for more information.\n" % (prog, prog))
