@@ -12,7 +12,7 @@ from conftest import PACKAGE, PACKAGE_DIR, server_env
 PKG = PACKAGE_DIR
 CORE = ["errors", "revisions", "validate", "jsonrpc", "template", "content", "models", "limits", "inbox",
         "prompts", "config", "call", "state", "methods", "outbox", "server", "session", "defaults",
-        "yamlish", "promptfiles"]
+        "yamlish", "promptfiles", "jsonfile"]
 TRANSPORTS = ["loop", "pump", "workers", "stdio", "unix", "bridge", "reload", "promptdirs", "preview", "cli",
               "__main__"]
 FORBIDDEN_IN_CORE = {"os", "sys", "socket", "selectors", "signal", "time", "io", "threading", "asyncio",

@@ -186,7 +186,7 @@ def test_render_prints_what_prompts_get_sends_and_refuses_as_it_does(tmp_path):
     (["--render", "x", "--arg", "a=1", "--arg", "a=2"], "--arg a given twice"),
     (["--list", "--render", "x"], "--list and --render: one at a time"),
     (["--watch"], "--watch needs --config FILE or --prompts DIR"),
-    (["--prompts="], "--prompts needs a path"),
+    (["--prompts="], "--prompts needs a directory (got an empty value: is a shell variable unset?)"),
     (["--connect", "/s", "--prompts", "d"], "--connect bridges to a running server: it takes no "
                                              "--socket, --config or --prompts"),
 ])
@@ -275,3 +275,13 @@ def test_tuples_of_prompts_and_folders_are_taken_as_lists(tmp_path):
     config = tinymcp.load_files({"prompts": ({"name": "own", "messages": ({"role": "user", "text": "x"},)},),
                                  "prompt_dirs": ("lib",)}, base=str(tmp_path))
     assert names(config) == ["own", "review"]
+
+
+def test_a_relative_folder_that_is_missing_says_where_it_was_looked_for(tmp_path):
+    rc, out, err = run(["--check", "--prompts", "prompts"], cwd=str(tmp_path))
+    cwd = os.path.realpath(str(tmp_path))
+    assert (rc, out) == (1, "")
+    assert err.endswith("prompts: cannot read the prompt folder: no such folder (looked for %s, as the "
+                        "current directory is %s: write the full path)\n" % (os.path.join(cwd, "prompts"), cwd))
+    rc, out, err = run(["--check", "--prompts", str(tmp_path / "gone")])
+    assert err.endswith("gone: cannot read the prompt folder: no such folder\n")

@@ -80,7 +80,7 @@ def test_sighup_reloads_on_demand_and_notifies(world):
 
 
 @pytest.mark.parametrize("bad, problem", [
-    ("{", "invalid JSON"),
+    ("{", "the file ends before the '{' opened at line 1, column 1 is closed"),
     ('{"prompts": []' + ', "x": ' + "[" * 100000 + "]" * 100000 + "}", "nested too deeply"),
     (json.dumps({"prompts": [{"name": 3, "messages": []}]}), "prompts[0].name"),
 ], ids=["not-json", "too-deep", "bad-name"])

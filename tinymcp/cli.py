@@ -61,6 +61,15 @@ OPTIONS = {
     "--socket-group": ("socket_group", "text"), "--prompts": ("prompts", "paths"),
     "--list": ("list", "flag"), "--render": ("render", "text"), "--arg": ("args", "pairs"),
 }
+#: what each option's value is, as usage errors say it
+VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "a socket path",
+          "--page-size": "a whole number", "--max-clients": "a whole number",
+          "--allow-uid": "numeric uids", "--socket-mode": "an octal mode",
+          "--socket-group": "a group name or gid", "--prompts": "a directory",
+          "--render": "a prompt name", "--arg": "NAME=VALUE"}
+#: options people try that are spelt otherwise here
+SPELLED = {"-c": "--config", "-V": "--version", "-v": "--version", "-p": "--prompts",
+           "-w": "--watch", "-s": "--socket", "-l": "--list", "-r": "--render", "-a": "--arg"}
 #: options that only mean something beside another: option -> (what it needs, said so)
 NEEDS = {"--max-clients": ("socket", "--socket PATH"),
          "--allow-uid": ("socket", "--socket PATH"), "--socket-mode": ("socket", "--socket PATH"),
@@ -69,44 +78,77 @@ NEEDS = {"--max-clients": ("socket", "--socket PATH"),
 _EMPTY = {"uids": set, "flag": bool, "paths": list, "pairs": dict}
 
 
-def usage(default_config=None):
-    """The help text, named as this program was started (a vendored copy's module, the
-    console script, a zipapp) and saying what it serves without --config."""
+def program():
+    """How this program was started: a vendored copy's module, the console script, a zipapp."""
     arg0 = sys.argv[0] if sys.argv else ""
     base = arg0.replace("\\", "/").rsplit("/", 1)[-1]
     if base.endswith(".pyz"):
-        prog = "python3 " + arg0
-    elif base in ("tinymcp", "tinymcp.exe"):
-        prog = "tinymcp"
-    else:
-        prog = "python3 -m " + (__package__ or "tinymcp")
+        return "python3 " + arg0
+    if base in ("tinymcp", "tinymcp.exe"):
+        return "tinymcp"
+    return "python3 -m " + (__package__ or "tinymcp")
+
+
+def usage(default_config=None):
+    """The help text, named as this program was started and saying what it serves
+    without --config."""
+    prog = program()
     default = "a built-in default prompt set" if default_config is None else "the embedded config"
     return USAGE % {"prog": prog, "indent": " " * len("usage: %s " % prog), "default": default}
+
+
+def usage_error(message):
+    """What a usage error prints: the problem, one line of usage, where the help is."""
+    prog = program()
+    return "tinymcp: %s\nusage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n" \
+           "Try '%s --help' for more information.\n" % (message, prog, prog)
 
 
 def parse_args(argv):
     """A tiny parser (argparse costs start-up time that every host spawn pays)."""
     opts = {key: _EMPTY[kind]() if kind in _EMPTY else None for key, kind in OPTIONS.values()}
+    given = {}  # option -> the value it was given (to say so when it comes again)
     args = list(argv)
     while args:
         arg = args.pop(0)
         name, eq, value = arg.partition("=")
         if name not in OPTIONS:
-            raise UsageError("unknown argument %r" % arg)
+            raise UsageError(_unknown(arg, name))
         key, kind = OPTIONS[name]
         if kind == "flag":
+            if eq:
+                raise UsageError("%s takes no value (got %r)" % (name, arg))
             opts[key] = True
             continue
-        if not eq:
-            if not args:
-                raise UsageError("%s needs a value" % name)
-            value = args.pop(0)
+        value = _take(name, value if eq else None, args)
         if kind in ("uids", "paths", "pairs"):
             _add(opts[key], name, kind, value)
             continue
-        if opts[key] is not None:
-            raise UsageError("%s given twice" % name)  # (which one was meant?)
+        if name in given:  # (which one was meant?)
+            raise UsageError("%s given twice (%r, then %r): give it once" % (name, given[name], value))
+        given[name] = value
         opts[key] = _value(name, kind, value)
+    _check_together(opts)
+    return opts
+
+
+def _take(name, value, args):
+    """The value of option ``name``: ``value`` (after ``=``), else the next argument."""
+    if value is None:
+        if not args:
+            raise UsageError("%s needs %s" % (name, VALUES[name]))
+        value = args.pop(0)
+        if value.partition("=")[0] in OPTIONS:
+            raise UsageError("%s needs %s (got the option %r: is the value missing?)"
+                             % (name, VALUES[name], value))
+    if not value:
+        raise UsageError("%s needs %s (got an empty value: is a shell variable unset?)"
+                         % (name, VALUES[name]))
+    return value
+
+
+def _check_together(opts):
+    """Options that need, or exclude, others."""
     for name, (needed, what) in NEEDS.items():
         key = OPTIONS[name][0]
         if opts[key] and opts[needed] is None:
@@ -119,7 +161,24 @@ def parse_args(argv):
                          "or --prompts")
     if opts["list"] and opts["render"] is not None:
         raise UsageError("--list and --render: one at a time")
-    return opts
+
+
+def _unknown(arg, name):
+    """What to say of an argument that is no option, with a guess at what was meant."""
+    if not arg.startswith("-") or arg == "-":
+        guess = " (did you mean '--config %s'?)" % arg if arg.endswith(".json") else \
+            " (tinymcp takes options only)"
+        return "unexpected argument %r%s" % (arg, guess)
+    guess = SPELLED.get(name)
+    if guess is None:
+        spelt = "--" + name.lstrip("-").lower()
+        if spelt in OPTIONS:
+            guess = spelt
+        else:
+            import difflib  # (only on this error path)
+            close = difflib.get_close_matches(spelt, [o for o in OPTIONS if o.startswith("--")], 1, 0.7)
+            guess = close[0] if close else None
+    return "unknown option %r%s" % (name, " (did you mean %r?)" % guess if guess else "")
 
 
 def _add(collected, name, kind, value):
@@ -138,8 +197,6 @@ def _add(collected, name, kind, value):
 
 
 def _value(name, kind, value):
-    if kind == "path" and not value:
-        raise UsageError("%s needs a path" % name)
     if kind == "count":
         try:
             number = int(value)
@@ -178,7 +235,7 @@ def main(argv=None, default_config=None, default_name="default config"):
     try:
         opts = parse_args(argv)
     except UsageError as exc:
-        sys.stderr.write("tinymcp: %s\n%s" % (exc, usage(default_config)))
+        sys.stderr.write(usage_error(exc))
         return 2
     if opts.get("help"):
         sys.stdout.write(usage(default_config))
@@ -248,9 +305,15 @@ def _load(opts, default_config, default_name):
         return Server(config, page_size=opts["page_size"],
                       list_changed=source is not None), source
     except ConfigError as exc:
+        problems = exc.problems
+        if source is not None and source.path and len(problems) == 1 \
+                and (problems[0][0] + ":").startswith(source.path + ":"):
+            # the file itself (unreadable, not JSON): one line, FILE[:LINE:COLUMN]: what is wrong
+            sys.stderr.write("tinymcp: %s: %s\n" % problems[0])
+            return 1
         where = default_name if source is None else source.name
         sys.stderr.write("tinymcp: invalid config %s:\n" % where)
-        for path, msg in exc.problems:
+        for path, msg in problems:
             sys.stderr.write("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg)
         return 1
 

@@ -8,9 +8,8 @@ newlines and MUST NOT contain embedded newlines, so we split on b"\\n" only (nev
 
 from .errors import InvalidRequest, ParseError
 
-__all__ = ["LineBuffer", "TooLong", "TooDeep", "read_line", "decode", "encode", "loads", "Encoded",
-           "escaped_size",
-           "encode_response",
+__all__ = ["LineBuffer", "TooLong", "TooDeep", "read_line", "decode", "encode", "loads", "hooked_scanner",
+           "Encoded", "escaped_size", "encode_response",
            "response", "error", "notification", "check_id", "is_response"]
 
 
@@ -177,6 +176,17 @@ def _make_scan_once(make_scanner=_c_make_scanner):
 
 
 _scan_once = _make_scan_once()
+
+
+def hooked_scanner(object_hook):
+    """``scan_once(text, index) -> (value, end)``: the C scanner ``loads`` uses, with every
+    object it makes passed through ``object_hook`` (which returns what stands in its
+    place); None where ``loads`` has no C scanner (PyPy)."""
+    if _scan_once is None:
+        return None
+    context = _ScanContext()
+    context.object_hook = object_hook
+    return _c_make_scanner(context)
 
 
 def loads(text):

@@ -51,12 +51,35 @@ def split_config(config, base=None, extra=()):
     return config, [os.path.join(base or "", f) for f in folders] + list(extra)  # (a tuple too)
 
 
+def looked_for(path):
+    """Where a relative ``path`` was looked for, and why it may not be what was meant;
+    "" for an absolute path that needs no shell."""
+    if path.startswith("~") or "$" in path:
+        if path.startswith("~"):
+            what, full = "~", os.path.expanduser(path)
+        else:
+            import re
+            what, full = re.search(r"\$(\{\w*\}?|\w*)", path).group(), os.path.expandvars(path)
+        return "the shell did not expand %s: write the full path%s" % (
+            what, ", %s" % full if full != path and os.path.isabs(full) else "")
+    if os.path.isabs(path):
+        return ""
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        return "a relative path, and the current directory is gone: write the full path"
+    return "looked for %s, as the current directory is %s: write the full path" % (
+        os.path.join(cwd, path), cwd)
+
+
 def read_folder(folder):
     """``[(relative path, bytes or a problem message)]`` of the prompt files under
     ``folder``, by path; ConfigError when the folder itself cannot be read."""
     if not os.path.isdir(folder):
-        raise ConfigError([(folder, "cannot read the prompt folder: %s" % (
-            "no such folder" if not os.path.exists(folder) else "not a folder"))])
+        problem = "no such folder" if not os.path.exists(folder) else "not a folder"
+        note = looked_for(folder) if problem == "no such folder" else ""
+        raise ConfigError([(folder, "cannot read the prompt folder: %s%s" % (
+            problem, " (%s)" % note if note else ""))])
     out = []
     for rel in _find(folder):
         try:

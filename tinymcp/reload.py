@@ -13,8 +13,8 @@ import os
 
 from .errors import ConfigError
 from .config import load_config
-from .jsonrpc import loads
-from .promptdirs import build, folder_signature, read_folder, read_regular, split_config
+from . import jsonfile
+from .promptdirs import build, folder_signature, looked_for, read_folder, read_regular, split_config
 from .pump import signal
 
 __all__ = ["ConfigFile", "read_config", "WATCH_INTERVAL"]
@@ -35,25 +35,23 @@ def read_config(path):
 
 
 def read_bytes(path):
-    return read_regular(path, MAX_CONFIG_BYTES)
+    """The file's bytes; a ConfigError that cannot read it says where it looked when the
+    path was relative (hosts start servers in a directory of their own choosing, often
+    /) or was meant for a shell to expand."""
+    try:
+        return read_regular(path, MAX_CONFIG_BYTES)
+    except ConfigError as exc:
+        note = looked_for(path)
+        if not note:
+            raise
+        raise ConfigError([(p, "%s (%s)" % (m, note) if p == path else m) for p, m in exc.problems])
 
 
 def parse_config(path, data):
     """The config in ``data`` (the bytes of the file ``path``), as JSON with no NaN or
-    Infinity; errors name the file and the position."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]  # a UTF-8 byte order mark (Notepad's default) says nothing more
-    try:
-        return loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ConfigError([(path, "not UTF-8 (byte %d)" % exc.start)])
-    except ValueError as exc:
-        raise ConfigError([(path, "invalid JSON: %s" % exc)])
-    except RecursionError:
-        # what counts as too deep depends on the interpreter (CPython's C scanner takes
-        # ~990 levels, PyPy's Python one fewer); either way it is a config error, and a
-        # reload keeps the old prompts
-        raise ConfigError([(path, "invalid JSON: nested too deeply to parse")])
+    Infinity and no key given twice in one object; errors say ``path:line:column: what is
+    wrong`` (see ``jsonfile``)."""
+    return jsonfile.load(data, path)
 
 
 def digest(data):

@@ -1,0 +1,185 @@
+"""tests/data/bad_configs.json: config files and command lines as people get them wrong,
+each with the exact message it must get (the config files are in tests/data/broken_configs,
+one mistake each); and paths as hosts pass them.
+"""
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import PACKAGE
+from transport_helpers import run
+from tinymcp import cli, jsonfile
+from tinymcp.errors import ConfigError
+from tinymcp.reload import parse_config
+
+DATA_DIR = Path(__file__).parent / "data"
+BROKEN = DATA_DIR / "broken_configs"
+DATA = json.loads((DATA_DIR / "bad_configs.json").read_text(encoding="utf-8"))
+FILES = DATA["files"]
+COMMAND_LINES = DATA["command_lines"]
+
+
+def problem(name, data):
+    with pytest.raises(ConfigError) as caught:
+        parse_config(name, data)
+    return ["%s: %s" % p for p in caught.value.problems]
+
+
+def test_every_broken_config_is_pinned_once():
+    names = [case["file"] for case in FILES]
+    assert sorted(names) == sorted(os.listdir(str(BROKEN)))
+    assert len(set(names)) == len(names)
+
+
+# --- config files ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", FILES, ids=[c["file"] for c in FILES])
+def test_a_broken_config_gets_its_exact_message(case):
+    assert problem(case["file"], (BROKEN / case["file"]).read_bytes()) == [case["expect"]]
+
+
+@pytest.mark.parametrize("case", FILES, ids=[c["file"] for c in FILES])
+def test_check_on_a_broken_config_prints_one_actionable_line(case):
+    # one config per run, as a host starts it: from the folder, by its relative name
+    rc, out, err = run(["--check", "--config", case["file"]], cwd=str(BROKEN))
+    assert (rc, out, err) == (1, "", "tinymcp: %s\n" % case["expect"])
+
+
+@pytest.mark.parametrize("case", FILES, ids=[c["file"] for c in FILES])
+def test_the_messages_are_the_same_without_the_c_scanner(case, monkeypatch):
+    # PyPy: no C scanner to hook, so the parsed value is walked to count keys instead
+    monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
+    assert problem(case["file"], (BROKEN / case["file"]).read_bytes()) == [case["expect"]]
+
+
+def test_a_byte_order_mark_is_accepted():
+    assert parse_config("c.json", b'\xef\xbb\xbf{"prompts": []}') == {"prompts": []}
+
+
+def test_every_duplicate_key_is_named_with_its_path_and_both_lines():
+    text = ('{"prompts": [\n {"name": "a", "arguments": [{"name": "x"}, {"name": "y", "name": "z"}],\n'
+            '  "name": "b"}],\n "page_size": 1, "page_size": 2, "\\u0070age_size": 3}')
+    assert problem("c.json", text.encode()) == [
+        "c.json:2:59: duplicate key prompts[0].arguments[1].name (first at line 2, column 46): "
+        "remove one of them",
+        "c.json:3:3: duplicate key prompts[0].name (first at line 2, column 3): remove one of them",
+        "c.json:4:18: duplicate key page_size (first at line 4, column 2): remove one of them",
+        "c.json:4:34: duplicate key page_size (first at line 4, column 2): remove one of them",
+    ]
+
+
+def test_a_syntax_error_after_a_duplicate_key_is_told_first():
+    assert problem("c.json", b'{"a": 1, "a": 2, }') == [
+        "c.json:1:16: a comma after the last item, which JSON does not allow: remove it"]
+
+
+@pytest.mark.parametrize("scan", ["c", "counting"])
+def test_duplicates_are_found_exactly_by_either_strategy(scan, monkeypatch):
+    if scan == "counting":
+        monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
+    rng = random.Random(7)
+    for _ in range(1000):
+        text = _random_json(rng, 3)
+        repeats = []
+        expected = json.loads(text, object_pairs_hook=lambda p: repeats.append(len(p) - len(dict(p)))
+                              or dict(p))
+        try:
+            got = jsonfile.load(text.encode(), "c")
+        except ConfigError as exc:
+            assert all("duplicate key" in m for _, m in exc.problems), text
+            assert len(exc.problems) == sum(repeats) > 0, text
+        else:
+            assert sum(repeats) == 0, text
+            assert got == expected
+
+
+def _random_json(rng, depth):
+    """JSON text with colons in strings and keys, escaped ones, and keys given twice."""
+    kind = rng.randrange(4 if depth else 2)
+    if kind == 0:
+        return rng.choice(['"a:b"', '"::"', '"\\u003a"', '"x"', '""', '"q\\"u:"', "3", "null"])
+    if kind == 1:
+        return rng.choice(["1", "2.5", '"k:v"', "true"])
+    if kind == 2:
+        return "[%s]" % ", ".join(_random_json(rng, depth - 1) for _ in range(rng.randrange(4)))
+    keys = [rng.choice(['"a"', '"b"', '"c:d"', '"\\u003a"', '":"', '"\\u0061"'])
+            for _ in range(rng.randrange(5))]
+    return "{%s}" % ", ".join("%s: %s" % (k, _random_json(rng, depth - 1)) for k in keys)
+
+
+def test_quote_colon_pairs_are_counted_across_the_pieces():
+    data = b'{"a" :1, "b"\n\n : {"c"\t:"x\\":"}, "d": ":"}  '
+    whole = data.translate(None, b" \t\r\n").count(b'":')
+    assert whole == 6
+    assert [jsonfile._quote_colons(data, step) for step in range(1, 9)] == [whole] * 8
+
+
+def test_a_valid_config_never_takes_the_token_scan(monkeypatch):
+    def scan(text):
+        raise AssertionError("scanned")
+    monkeypatch.setattr(jsonfile, "duplicates", scan)
+    text = json.dumps({"prompts": [{"name": "p%d" % i, "description": "a: b", "messages": [
+        {"role": "user", "text": "x:y"}]} for i in range(50)]}, indent=1).encode()
+    expected = json.loads(text)
+    assert parse_config("c.json", text) == expected
+    monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
+    assert parse_config("c.json", text) == expected
+    assert parse_config("c.json", b"  \n" + text + b"\n\n") == expected
+
+
+# --- paths as hosts pass them ------------------------------------------------------------------
+
+def test_a_relative_config_path_says_where_it_was_looked_for(tmp_path):
+    rc, out, err = run(["--check", "--config", "prompts.json"], cwd=str(tmp_path))
+    assert (rc, out) == (1, "")
+    cwd = os.path.realpath(str(tmp_path))
+    assert err == ("tinymcp: prompts.json: cannot read: No such file or directory (looked for %s, as "
+                   "the current directory is %s: write the full path)\n"
+                   % (os.path.join(cwd, "prompts.json"), cwd))
+
+
+def test_a_path_starting_with_a_tilde_says_the_shell_did_not_expand_it(tmp_path, monkeypatch):
+    env_home = str(tmp_path)
+    monkeypatch.setenv("HOME", env_home)
+    rc, out, err = run(["--check", "--config", "~/prompts.json"], cwd=str(tmp_path))
+    assert (rc, out) == (1, "")
+    assert err == ("tinymcp: ~/prompts.json: cannot read: No such file or directory (the shell did not "
+                   "expand ~: write the full path, %s/prompts.json)\n" % env_home)
+
+
+def test_an_absolute_path_is_named_as_given(tmp_path):
+    path = str(tmp_path / "nope.json")
+    rc, out, err = run(["--check", "--config", path])
+    assert (rc, out, err) == (1, "", "tinymcp: %s: cannot read: No such file or directory\n" % path)
+
+
+def test_a_folder_given_as_config_says_it_is_not_a_file(tmp_path):
+    rc, out, err = run(["--check", "--config", str(tmp_path)])
+    assert (rc, out) == (1, "")
+    assert err == "tinymcp: %s: cannot read: not a regular file\n" % tmp_path
+
+
+# --- command lines -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", COMMAND_LINES, ids=[" ".join(c["argv"]) for c in COMMAND_LINES])
+def test_a_bad_command_line_gets_its_exact_message_one_usage_line_and_a_pointer_to_help(
+        case, capsys):
+    assert cli.main(case["argv"]) == 2
+    out, err = capsys.readouterr()
+    prog = cli.program()
+    assert out == ""
+    assert err == "%s\nusage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n" \
+                  "Try '%s --help' for more information.\n" % (case["expect"], prog, prog)
+
+
+def test_a_usage_error_names_the_program_as_it_was_started():
+    rc, out, err = run(["--conifg=prompts.json"])
+    prog = "python3 -m %s" % PACKAGE
+    assert (rc, out) == (2, "")
+    assert err == ("tinymcp: unknown option '--conifg' (did you mean '--config'?)\n"
+                   "usage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n"
+                   "Try '%s --help' for more information.\n" % (prog, prog))

@@ -1,0 +1,398 @@
+"""A config file's bytes as JSON, for the person who wrote them.
+
+Parsing is ``jsonrpc.loads``' (no NaN or Infinity, integers of at most 4000 digits),
+plus: a UTF-8 byte order mark is skipped; a key given twice in one object is an error
+naming its path; and every error is ``NAME:LINE:COLUMN: what is wrong``, with a hint
+where the mistake is a known one (a comment, a trailing comma, single quotes, YAML, an
+empty file, another encoding). Sans-I/O: the caller reads the file.
+
+Duplicate keys are found by counting, without a second parse: every key in the text has
+a colon right after its closing quote once white space is taken out, so with no key
+given twice there are no more such pairs than keys in the objects parsed (more only when
+a string holds one). The C scanner counts the keys as it makes each object; on PyPy
+(whose fast ``json.loads`` takes no hooks) the parsed value is walked instead, its keys
+and the colons in its strings against all the text's colons. Only a file whose counts
+differ is scanned again, token by token, to name each duplicate and its line.
+"""
+
+from .errors import ConfigError
+from .jsonrpc import hooked_scanner, loads
+from .validate import join
+
+__all__ = ["load", "duplicates"]
+
+_BOM = b"\xef\xbb\xbf"
+_BLANK = " \t\r\n"
+
+
+def load(data, name):
+    """The JSON value in ``data``, the bytes of the file ``name``; ConfigError otherwise,
+    its path ``name:line:column``."""
+    if data.startswith(_BOM):
+        data = data[3:]  # (Notepad's default: it says nothing more)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column, message = _not_utf8(data, exc.start)
+        raise ConfigError([("%s:%d:%d" % (name, line, column), message)])
+    try:
+        value, suspect = _parse(text, data)
+    except (ValueError, RecursionError) as exc:
+        pos, message = explain(text, exc)
+        raise ConfigError([(_where(name, text, pos), message)])
+    if suspect:
+        found = duplicates(text)
+        if found:
+            raise ConfigError([(_where(name, text, pos), "duplicate key %s (first at line %d, "
+                                "column %d): remove one of them" % ((path,) + _line_column(text, first)))
+                               for path, pos, first in found])
+    return value
+
+
+def _parse(text, data):
+    """``(value, suspect)``: suspect when ``text`` (``data`` decoded) may hold a key given
+    twice in one object."""
+    objects = []
+    keep = objects.append
+
+    def made(obj):
+        keep(obj)
+        return obj
+
+    scan = hooked_scanner(made)
+    if scan is None:
+        value = loads(text)
+        # every colon in the text is a key's or in a string, as in the value (unless
+        # \u003a escapes, decoded, add to the value's)
+        return value, _census(value) != text.count(":") or "\\" in text and "\\u003" in text
+    start = 0
+    while text[start:start + 1] in (" ", "\t", "\r", "\n"):
+        start += 1
+    try:
+        value, end = scan(text, start)
+    except Exception:
+        return loads(text), True  # loads says what is wrong (StopIteration: no value)
+    if end != len(text) and text[end:].strip(_BLANK):
+        return loads(text), True  # "Extra data"
+    return value, _quote_colons(data) != sum(map(len, objects))
+
+
+def _quote_colons(data, step=1 << 16):
+    """How many ``":`` pairs ``data`` holds once JSON's white space is taken out (a piece
+    at a time: the pieces' memory is reused, a copy of the whole is not)."""
+    count, last = 0, b""
+    for start in range(0, len(data), step):
+        piece = data[start:start + step].translate(None, b" \t\r\n")
+        if piece:
+            count += piece.count(b'":') + (last == b'"' and piece[:1] == b":")
+            last = piece[-1:]
+    return count
+
+
+def _census(value):
+    """The keys of every object in ``value`` and the colons in all its strings."""
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if ":" in item:
+                count += item.count(":")
+        elif kind is dict:
+            count += len(item)
+            for key in item:
+                if ":" in key:
+                    count += key.count(":")
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+    return count
+
+
+# A string (to its closing quote, or the end of its line: linear even when unterminated),
+# one punctuation character, or a bare word (a number, true, NaN, or a mistake).
+_TOKEN = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|[{}\[\],:]|[^\s{}\[\],:"]+'
+_compiled = []
+
+
+def _tokens(text):
+    if not _compiled:
+        import re  # (only for a file with a problem, or a duplicate key)
+        _compiled.append(re.compile(_TOKEN).finditer)
+    return _compiled[0](text)
+
+
+def duplicates(text):
+    """``[(path, position, first position)]`` of every key given twice in one object of
+    the JSON ``text``, in order."""
+    found, stack, want_key = [], [], False  # frames: [path, keys seen or None, index, key]
+    for match in _tokens(text):
+        token = match.group()
+        c = token[0]
+        if c in "{[":
+            path = "" if not stack else _child(stack[-1])
+            stack.append([path, {} if c == "{" else None, 0, None])
+            want_key = c == "{"
+        elif c in "}]":
+            stack.pop()
+            want_key = False
+        elif c == "," and stack:
+            want_key = stack[-1][1] is not None
+            stack[-1][2] += 1
+        elif c == '"' and want_key:
+            want_key = False
+            frame = stack[-1]
+            frame[3] = key = loads(token)
+            if key in frame[1]:
+                found.append((join(frame[0], key), match.start(), frame[1][key]))
+            else:
+                frame[1][key] = match.start()
+    return found
+
+
+def _child(frame):
+    path, keys, index, key = frame
+    return join(path, key) if keys is not None else "%s[%d]" % (path, index)
+
+
+def _line_column(text, pos):
+    line_start = text.rfind("\n", 0, pos) + 1
+    return text.count("\n", 0, pos) + 1, pos - line_start + 1
+
+
+def _where(name, text, pos):
+    return name if pos is None else "%s:%d:%d" % ((name,) + _line_column(text, pos))
+
+
+# --- what is wrong, in words ---------------------------------------------------------------
+
+def _not_utf8(data, start):
+    """``(line, column, message)`` for bytes that are not UTF-8 from ``start`` on."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or _utf16(data.count(b"\x00"), len(data)):
+        return 1, 1, "the file is UTF-16, not UTF-8: save it as UTF-8"
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line = data.count(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode("utf-8")) + 1
+    byte = data[start:start + 1]
+    message = "byte 0x%02X is not UTF-8" % byte[0]
+    # (Latin-1 and Windows-1252, Notepad's "ANSI", differ only in 0x80-0x9F)
+    encoding = "Latin-1" if byte >= b"\xa0" else "Windows-1252"
+    try:
+        message += ": the file looks like %s (where it is %r)" % (encoding, byte.decode(encoding))
+    except UnicodeDecodeError:  # (a byte Windows-1252 leaves undefined)
+        pass
+    return line, column, message + "; save it as UTF-8"
+
+
+def _utf16(nuls, size):
+    """Whether so many NULs say UTF-16 (every other byte of its ASCII text is one)."""
+    return nuls * 4 >= size > 0
+
+
+def explain(text, exc):
+    """``(position or None, message)`` for the error ``exc`` raised parsing ``text``."""
+    if not text.strip(_BLANK):
+        return 0, 'the file is empty: a config is a JSON object, at least {"prompts": []}'
+    if _utf16(text.count("\x00"), len(text)):
+        return 0, "the file is UTF-16, not UTF-8: save it as UTF-8"
+    if isinstance(exc, RecursionError):
+        pos = _deeper_than(text, 500)
+        return pos, "nested too deeply to parse (more than 500 levels of [ and { by here)"
+    pos = getattr(exc, "pos", None)
+    if pos is None:
+        return _refused(text, str(exc))
+    first = len(text) - len(text.lstrip(_BLANK))
+    if pos == first and text[first] not in '{["' and _looks_like_yaml(text):
+        return pos, 'this looks like YAML, but a config file is JSON, such as {"prompts": [...]}'
+    known = _known_mistake(text, pos)
+    if known is not None:
+        return known
+    return _decoder_error(text, exc.msg, pos)
+
+
+def _looks_like_yaml(text):
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line in ("---", "...") or line.startswith(("%YAML", "- ")):
+            return True
+        import re
+        return re.match(r"[\w.-]+[ \t]*:([ \t]|$)", line) is not None
+    return False
+
+
+def _known_mistake(text, pos):
+    """``(position, message)`` for a mistake people make at ``pos``, or None."""
+    for start, what in (("//", "a // comment"), ("/*", "a /* comment */"), ("#", "a # comment")):
+        if text.startswith(start, pos):
+            return pos, "%s, which JSON does not allow: remove it" % what
+    comma = _trailing_comma(text, pos)
+    if comma is not None:
+        return comma, "a comma after the last item, which JSON does not allow: remove it"
+    c = text[pos:pos + 1]
+    if c == "'":
+        return pos, 'a string in single quotes: JSON needs double quotes ("...")'
+    if c and c in "\u201c\u201d\u2018\u2019":
+        return pos, 'a curly quote (%s): JSON needs straight double quotes ("...")' % c
+    return None
+
+
+def _trailing_comma(text, pos):
+    """The position of a comma just before the closing bracket at ``pos`` (or at ``pos``
+    itself, before one), else None."""
+    if text[pos:pos + 1] == ",":
+        after = text[pos + 1:].lstrip(_BLANK)
+        before = text[:pos].rstrip(_BLANK)
+        return pos if after[:1] in ("}", "]") and before[-1:] not in ("", ":", ",", "[", "{") else None
+    if text[pos:pos + 1] in ("}", "]"):  # (CPython 3.13 points at the comma, earlier at the bracket)
+        before = text[:pos].rstrip(_BLANK)
+        return len(before) - 1 if before.endswith(",") else None
+    return None
+
+
+_CLOSER = {"{": "}", "[": "]"}
+_LITERALS = {"true": "true", "false": "false", "null": "null", "none": "null"}
+
+
+def _decoder_error(text, msg, pos):
+    """``(position, message)`` for the decoder's ``msg`` at ``pos``."""
+    end = len(text.rstrip(_BLANK))
+    if pos >= end and not msg.startswith(("Unterminated", "Extra")):
+        return end, _cut_short(text, end)
+    c = text[pos]
+    found = "found %r" % c
+    if msg.startswith("Expecting value"):
+        return pos, _no_value(text, pos, found)
+    if msg.startswith("Expecting property name"):
+        word = _word(text, pos)
+        if word:
+            return pos, 'a key without double quotes: write "%s"' % word
+        return pos, "expected a key in double quotes, %s" % found
+    if msg.startswith("Expecting ':'"):
+        return pos, "expected ':' after the key, %s" % found
+    if msg.startswith("Expecting ','"):
+        return pos, _no_comma(text, pos, c)
+    if msg.startswith("Unterminated string"):
+        return pos, 'this string never ends: its closing " is missing'
+    if msg.startswith("Invalid control character"):
+        if msg != "Invalid control character at":  # (the Python scanner's: it names the
+            pos -= 1                                 # character and points past it)
+        return pos, _control(text[pos])
+    if msg.startswith("Invalid \\u"):
+        return text.rfind("\\", 0, pos + 1), "\\u needs four hex digits, as in \\u00e9"
+    if msg.startswith("Invalid \\escape"):
+        pos = text.rfind("\\", 0, pos + 1)
+        return pos, ('"\\%s" is not an escape JSON knows: write \\\\ for each backslash (as in '
+                     '"C:\\\\Users")' % text[pos + 1:pos + 2])
+    if msg.startswith("Extra data"):
+        return pos, _extra(c)
+    return pos, msg  # (a message this version of json has and we do not know)
+
+
+def _cut_short(text, end):
+    stack = _open_brackets(text, end)
+    if not stack:
+        return "the file ends where a value should follow"
+    c, at = stack[-1]
+    return "the file ends before the %r opened at line %d, column %d is closed: %r is missing" % (
+        (c,) + _line_column(text, at) + ("".join(_CLOSER[o] for o, _ in reversed(stack)),))
+
+
+def _no_value(text, pos, found):
+    c = text[pos]
+    if c in ",}" and text[:pos].rstrip(_BLANK).endswith(":"):
+        return "a key with no value: give one, or remove the key"
+    if c == ",":
+        return "an extra comma, where a value should be: remove it"
+    if c in "}]":
+        return _mismatch(text, pos, c)
+    word = _word(text, pos)
+    if word:
+        literal = _LITERALS.get(word.lower())
+        if literal is not None:
+            return "%s is not JSON: write %s" % (word, literal)
+        import re
+        run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(_BLANK)
+        return 'a string without double quotes: write "%s"' % run
+    return 'expected a value (a "string", a number, true, false, null, [...] or {...}), %s' % found
+
+
+def _word(text, pos):
+    import re
+    match = re.compile(r"[A-Za-z_][\w.-]*").match(text, pos)
+    return match.group() if match else ""
+
+
+def _no_comma(text, pos, c):
+    if c in "}]":
+        return _mismatch(text, pos, c)
+    if c in '"{[-' or c.isalnum():
+        return "a comma is missing before this item"
+    stack = _open_brackets(text, pos)
+    return "expected ',' or %r after the item, found %r" % (_CLOSER[stack[-1][0]] if stack else "}", c)
+
+
+def _mismatch(text, pos, c):
+    stack = _open_brackets(text, pos)
+    if not stack:
+        return "%r closes nothing: remove it" % c
+    opened, at = stack[-1]
+    return "%r does not close the %r opened at line %d, column %d: a %r is missing before it" % (
+        (c, opened) + _line_column(text, at) + (_CLOSER[opened],))
+
+
+def _open_brackets(text, pos):
+    """``[(bracket, position)]`` of the brackets still open at ``pos``, outermost first."""
+    stack = []
+    for match in _tokens(text):
+        if match.start() >= pos:
+            break
+        c = match.group()[0]
+        if c in "{[":
+            stack.append((c, match.start()))
+        elif c in "}]" and stack:
+            stack.pop()
+    return stack
+
+
+def _control(c):
+    if c in "\r\n":
+        return ('a line break inside a string: end the string with " on its line, or write \\n '
+                'for a line break')
+    if c == "\t":
+        return "a tab inside a string: write \\t instead"
+    return "control character U+%04X inside a string: write \\u%04x instead" % (ord(c), ord(c))
+
+
+def _extra(c):
+    if c in "}]":
+        return "%r after the end of the config: remove it, or find the bracket that closes too soon" % c
+    if c == ":":
+        return "a key outside any object: put the whole file in { and }"
+    return "more after the end of the config: a config file holds one JSON object"
+
+
+def _refused(text, message):
+    """``(position, message)`` for a value the parser refuses without saying where."""
+    for match in _tokens(text):
+        token = match.group()
+        if token in ("NaN", "Infinity", "-Infinity"):
+            return match.start(), "%s is not a JSON number: write a number, or null" % token
+        if len(token) > 4000 and token.lstrip("-")[:4001].isdigit():
+            return match.start(), "a number of more than 4000 digits: write it as a string"
+    return None, message
+
+
+def _deeper_than(text, depth):
+    """The position of the first bracket more than ``depth`` levels deep, or None."""
+    level = 0
+    for match in _tokens(text):
+        c = match.group()[0]
+        if c in "{[":
+            level += 1
+            if level > depth:
+                return match.start()
+        elif c in "}]":
+            level -= 1
+    return None
