@@ -1,6 +1,7 @@
 """Hostile socket peers and signals: none of them affects the other clients of the socket server."""
 
 import os
+import select
 import signal
 import socket
 import struct
@@ -79,4 +80,39 @@ def test_signals_during_select_do_not_disturb_serving(served):
         for signum in (signal.SIGWINCH, signal.SIGCHLD, signal.SIGHUP):
             os.kill(proc.proc.pid, signum)
         _still_served(steady, 200 + i)
+    _ends_cleanly(proc)
+
+
+def test_a_client_pipelining_slow_requests_does_not_hold_the_others_back(world):
+    # 400 completions that each scan 10,000 values (some milliseconds each) in one read:
+    # served in turns, so another client's ping is answered long before the last of them.
+    # Without turns the whole read is served first, and every reply reaches A before B's.
+    values = ["v%05d" % i for i in range(10000)]
+    path, proc = world.socket_server({"prompts": [{"name": "c", "arguments": [
+        {"name": "x", "completions": values}], "messages": [{"role": "user", "text": "{x}"}]}]})
+    a, b = _steady_client(world, path), _steady_client(world, path)
+    count = 400
+    burst = b"".join(line(req(n, "completion/complete", {"ref": {"type": "ref/prompt", "name": "c"},
+                                                        "argument": {"name": "x", "value": "zz"}}))
+                     for n in range(count))
+    assert len(burst) <= 65536  # one read of the server's
+    a.send_bytes(burst)
+    b.send(req(1, "ping"))
+    seen_by_a = 0
+    while True:
+        # A first whenever both are readable: A's replies written before B's are counted
+        ready = select.select([a.sock, b.sock], [], [], 30)[0]
+        assert ready, "no reply within 30 s"
+        if a.sock in ready:
+            a.lines.read()
+            while b"\n" in a.lines.buf:
+                assert a.frame()["result"]["completion"]["values"] == []
+                seen_by_a += 1
+        if b.sock in ready:
+            assert b.frame() == {"jsonrpc": "2.0", "id": 1, "result": {}}
+            break
+    assert seen_by_a < count // 2  # (about one turn's worth: ~20 ms of them)
+    while seen_by_a < count:  # and A gets every reply
+        assert a.frame()["result"]["completion"]["values"] == []
+        seen_by_a += 1
     _ends_cleanly(proc)

@@ -1,4 +1,4 @@
-"""The loop: timers in order (cancelled ones never), and thread-safe wake-ups."""
+"""The loop: timers in order (cancelled ones never), thread-safe wake-ups, turns in the next round."""
 
 import threading
 import time
@@ -38,3 +38,31 @@ def test_loop_call_soon_threadsafe_wakes_the_loop_and_refuses_after_close():
     loop.close()
     assert loop.call_soon_threadsafe(lambda: ran.append(2)) is False
     assert ran == [1]
+
+
+def test_call_next_round_runs_after_the_next_rounds_fd_callbacks_and_never_waits():
+    import os
+    from tinymcp.loop import Loop
+    loop = Loop()
+    r, w = os.pipe()
+    ran = []
+    try:
+        def again():
+            ran.append("turn")
+            if ran.count("turn") < 3:
+                loop.call_next_round(again)  # not in this round: the reader goes first
+
+        def reader():
+            ran.append("fd")
+            if ran == ["fd"]:
+                loop.call_next_round(again)  # asked by an fd callback: the next round too
+
+        loop.add_reader(r, reader)
+        os.write(w, b"x")  # (never read: ready every round)
+        for _ in range(4):
+            loop.run_once(None)  # returns at once: the fd is ready
+        assert ran == ["fd", "fd", "turn", "fd", "turn", "fd", "turn"]
+    finally:
+        loop.close()
+        os.close(r)
+        os.close(w)

@@ -89,6 +89,21 @@ def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
                            "waiting while it does not read")]
 
 
+def test_pump_bounds_pushed_output_for_a_peer_that_is_not_paused_too():
+    from tinymcp.pump import StreamPump
+    closed, logged = [], []
+    with pipe_rig(blocking=False) as rig:
+        pump = StreamPump(rig.loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
+                          high=8192, low=2048, hard=100000,
+                          log=lambda level, msg, exc=None: logged.append((level, msg)), name="client 3")
+        pump.send(b"x" * 50000 + b"\n")  # within the bound: sent (the pipe takes it all)
+        assert not closed and not pump.paused and not pump.out
+        pump.send(b"y" * 100000 + b"\n")  # one push over it, though the peer reads
+        assert closed == [pump]
+        assert logged == [("warning", "client 3: closed: more than 100000 bytes of output "
+                           "waiting while it does not read")]
+
+
 @pytest.mark.parametrize("high", [None, 64])
 def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped(high):
     # high=64: the reply alone passes the budget; the cancel read with it still drops it

@@ -182,6 +182,24 @@ def test_a_cancel_read_with_its_request_drops_the_reply_whatever_the_budget(wire
     assert [json.loads(x)["id"] for x in out.splitlines()] == [4]
 
 
+def test_turn_over_is_asked_after_each_line_and_holds_the_rest(wire):
+    wire.initialize()
+    data = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % n for n in range(5))
+    asked = []
+
+    def turn_over():
+        asked.append(len(asked))
+        return len(asked) == 2  # the turn ends after the second line
+
+    out = wire.session.receive_data(data, None, turn_over)
+    assert [json.loads(x)["id"] for x in out.splitlines()] == [0, 1]
+    assert (asked, wire.session.pending) == ([0, 1], 3)
+    out = wire.session.resume(None, lambda: True)  # still one line a call
+    assert [json.loads(x)["id"] for x in out.splitlines()] == [2]
+    out = wire.session.resume()
+    assert [json.loads(x)["id"] for x in out.splitlines()] == [3, 4]
+
+
 # --- the end: EOF, and the server ending listen streams -------------------------------------
 
 def test_server_ending_streams_sends_cancelled_then_result():

@@ -101,6 +101,8 @@ class Loop:
         self._ready = {}
         self._set(self._wake_r, self._drain_wakeup, None)
         self._pending = deque()
+        #: callbacks for the next round (``call_next_round``)
+        self._next_round = []
         self._timers = []
         #: guards the wake-up pipe against a write from another thread after close()
         self._lock = allocate_lock()
@@ -194,6 +196,11 @@ class Loop:
         """Run ``callback()`` from the loop after the fd callbacks of this round (loop thread)."""
         self._pending.append(callback)
 
+    def call_next_round(self, callback):
+        """Run ``callback()`` in the next round, after that round's fd callbacks: every peer
+        whose fd is ready then is served before it (loop thread)."""
+        self._next_round.append(callback)
+
     # --- timers ----------------------------------------------------------------------
 
     @staticmethod
@@ -246,7 +253,12 @@ class Loop:
         """Wait up to ``timeout`` seconds (None: forever) and serve what is ready."""
         handlers = self._handlers
         ready = [(fd, READ | WRITE) for fd in self._ready]
-        events = self.selector.select(0 if ready else self._timeout(timeout))
+        turns = self._next_round  # (those asked for during this round wait for the next)
+        if turns:
+            self._next_round = []
+        else:
+            turns = ()
+        events = self.selector.select(0 if ready or turns else self._timeout(timeout))
         for fd, mask in ready + events if ready else events:
             # look the callbacks up again: an earlier callback may have changed them
             reader, writer = handlers.get(fd, (None, None))
@@ -256,6 +268,8 @@ class Loop:
             if mask & WRITE and writer is not None:
                 writer()
         self._run_timers()
+        for callback in turns:
+            callback()
         self._run_pending()
 
     def _run_pending(self):
@@ -272,6 +286,7 @@ class Loop:
         with self._lock:
             self.closed = True
         self._pending.clear()
+        self._next_round = []
         self._timers = []
         for signum, old in self._saved.items():
             signal.signal(signum, old)

@@ -11,15 +11,19 @@ by the server's limits), one read (``READ_SIZE``) of lines not served yet and on
 partial line (the server's line limit), and costs the loop nothing more, however large
 its replies. (Whole reads, not single lines, so that a ``notifications/cancelled`` read
 together with its request can still drop the reply the session has queued.)
-Output the server pushes on its own while a pump is paused (list_changed notifications,
-the end of listen streams) may grow the backlog up to ``hard`` bytes; past that the
-connection is closed with a line in the log.
+Output the server pushes on its own (list_changed notifications, the end of listen
+streams: at most ``max_listen_streams`` messages an event) may grow the backlog past
+``high``, up to ``hard`` bytes, paused or not; past that the connection is closed with a
+line in the log. A peer's lines are served for ``TURN_SECONDS`` at most (at least one
+line), then the pump holds the rest until the loop's next round, so every other peer
+ready by then is served first.
 """
 
 import errno
 import os
 import select
 import sys
+from time import monotonic
 
 from .server import no_log
 
@@ -37,6 +41,9 @@ HIGH_WATER = 4 * 1024 * 1024
 LOW_WATER = 1024 * 1024
 #: After SIGTERM/SIGINT or EOF, give pending output this long to drain.
 DRAIN_SECONDS = 2.0
+#: One peer's lines are served for about this long (at least one line) before every other
+#: peer ready gets its turn (the loop's next round).
+TURN_SECONDS = 0.02
 
 _QUIET_ERRORS = frozenset((errno.EPIPE, errno.ECONNRESET, errno.EBADF, errno.ENOTCONN))
 
@@ -173,6 +180,10 @@ class StreamPump:
         self._eof_fed = False
         self._reading = False
         self._writing = False
+        #: the turn ends at this time (``monotonic``): lines still held wait for the next one
+        self._turn_ends = 0.0
+        #: lines are held until the loop's next round (``_next_turn``)
+        self._waiting = False
         session.on_ready = self._on_ready  # (a deferred answer, a live notification)
         self._progress()
 
@@ -212,7 +223,7 @@ class StreamPump:
         """Queue bytes the server sends on its own (notifications)."""
         if not data or self.closed:
             return
-        if self.paused and self.hard is not None and len(self.out) + len(data) > self.hard:
+        if self.hard is not None and len(self.out) + len(data) > self.hard:
             self.log("warning", "%s: closed: more than %d bytes of output waiting while it "
                      "does not read" % (self.name, self.hard))
             self.close()
@@ -259,7 +270,7 @@ class StreamPump:
     def _progress(self):
         """Feed, write and (un)register until nothing more can happen right now."""
         while not self.closed:
-            if not self.paused and self._has_input():
+            if not self.paused and not self._waiting and self._has_input():
                 self._feed()
                 if self.closed:
                     return
@@ -269,7 +280,7 @@ class StreamPump:
                     return
             if self.paused and len(self.out) <= self.low:
                 self.paused = False
-            if not self.paused and self._has_input():
+            if not self.paused and not self._waiting and self._has_input():
                 continue  # the session held lines back, and there is room for their replies now
             break
         if self.closed:
@@ -284,15 +295,16 @@ class StreamPump:
         its EOF, with the room left below ``high`` as its budget."""
         session = self.session
         budget = max(self.high - len(self.out), 1)
+        self._turn_ends = monotonic() + TURN_SECONDS
         try:
             if self._in:
                 data, self._in = self._in, b""
-                reply = session.receive_data(data, budget)
+                reply = session.receive_data(data, budget, self._turn_over)
             elif session.pending:
-                reply = session.resume(budget)
+                reply = session.resume(budget, self._turn_over)
             else:
                 self._eof_fed = True
-                reply = session.receive_data(b"", budget)
+                reply = session.receive_data(b"", budget, self._turn_over)
         except Exception as exc:
             # Session turns every request's failure into an error reply; reaching here is
             # a bug, and it ends this connection only, never the server's other sessions.
@@ -303,6 +315,17 @@ class StreamPump:
             self.out += reply
             if len(self.out) > self.high:
                 self.paused = True
+        if session.pending and self._turn_over():
+            self._waiting = True
+            self.loop.call_next_round(self._next_turn)
+
+    def _turn_over(self):
+        return monotonic() >= self._turn_ends
+
+    def _next_turn(self):
+        self._waiting = False
+        if not self.closed:
+            self._progress()
 
     def _write(self):
         try:

@@ -162,31 +162,33 @@ class Session:
 
     # --- bytes in, bytes out --------------------------------------------------------
 
-    def receive_data(self, data, budget=None):
+    def receive_data(self, data, budget=None, turn_over=None):
         """Feed bytes read from the peer (``b""`` at EOF); return bytes to send.
 
-        With a ``budget`` (bytes), lines are served only while the output waiting is
-        below it (at least one line a call): the rest stay ``pending`` for ``resume()``.
-        So a transport bounds what one read can make the server hold, whatever the size
-        of each reply. Replies stay cancellable until they are returned.
+        Lines are served (at least one a call) while the output waiting is below
+        ``budget`` bytes and ``turn_over()``, asked after each, is false; the rest stay
+        ``pending`` for ``resume()``. So a transport bounds what one read can make the
+        server hold and do. Replies stay cancellable until returned.
         At EOF the last unterminated line is served, and then listen streams still open
         are ended as at shutdown (``end_streams``): every request read gets its reply.
         """
         if type(data) is not bytes:
             data = bytes(data)  # (a bytearray or memoryview: lines are bytes from here on)
         self.inbox.feed(data, self.server.limits.max_line_bytes)  # (the limit in force now)
-        return self.resume(budget)
+        return self.resume(budget, turn_over)
 
     @property
     def pending(self):
         """How many complete lines wait to be served (``resume``)."""
         return len(self.inbox)
 
-    def resume(self, budget=None):
-        """Serve pending lines, within ``budget`` as ``receive_data`` does; bytes to send."""
+    def resume(self, budget=None, turn_over=None):
+        """Serve pending lines as ``receive_data`` does; bytes to send."""
         inbox, outbox = self.inbox, self.outbox
         while inbox and (budget is None or outbox.size < budget):
             self._serve(inbox.popleft())
+            if turn_over is not None and turn_over():
+                break
         if inbox and outbox.cancellable:
             # A cancel held back by the budget that names a reply still in the outbox is
             # applied now: served in turn it would have dropped that reply before it was
