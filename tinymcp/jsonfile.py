@@ -74,17 +74,26 @@ def _parse(text, data):
         return loads(text), True  # loads says what is wrong (StopIteration: no value)
     if end != len(text) and text[end:].strip(_BLANK):
         return loads(text), True  # "Extra data"
-    return value, _quote_colons(data) != sum(map(len, objects))
+    # Each key is followed by one colon, so the colons in the text are at least the keys
+    # in the text, which are at least the keys parsed: when the first equals the last (no
+    # colon in any string), no key was given twice, at the cost of one count.
+    keys = sum(map(len, objects))
+    return value, data.count(b":") != keys and _quote_colons(data) != keys
 
 
 def _quote_colons(data, step=1 << 16):
-    """How many ``":`` pairs ``data`` holds once JSON's white space is taken out (a piece
-    at a time: the pieces' memory is reused, a copy of the whole is not)."""
+    """At least the keys in ``data`` (every key ends with ``":`` once JSON's white space is
+    taken out; so can a string's escaped quote), and no more when no string holds an
+    escaped quote before a colon: those are not counted where a piece has no escaped
+    backslash (``\\``) to make one ambiguous. A piece at a time: the pieces' memory is
+    reused, a copy of the whole is not."""
     count, last = 0, b""
     for start in range(0, len(data), step):
         piece = data[start:start + step].translate(None, b" \t\r\n")
         if piece:
             count += piece.count(b'":') + (last == b'"' and piece[:1] == b":")
+            if last != b"\\" and b"\\\\" not in piece:
+                count -= piece.count(b'\\":')  # (each: an escaped quote, in a string)
             last = piece[-1:]
     return count
 

@@ -17,7 +17,6 @@ import stat
 
 from .config import load_config
 from .errors import ConfigError
-from .promptfiles import parse
 from .validate import is_list
 
 __all__ = ["load_files", "read_folder", "folder_signature", "build", "read_regular",
@@ -193,6 +192,7 @@ def _parse(rel, data, where, problems):
         line = data[:exc.start].count(b"\n") + 1
         problems.append(("%s:%d" % (where, line), "not UTF-8 (save the file as UTF-8)"))
         return None
+    from .promptfiles import parse  # (a config without folders never needs it)
     result = parse(rel, text)
     for line, column, path, message in result.problems:
         at = "%s:%d" % (where, line) + (":%d" % column if column else "")

@@ -23,6 +23,7 @@ import errno
 import os
 import select
 import sys
+from _thread import allocate_lock
 from time import monotonic
 
 from .server import no_log
@@ -61,8 +62,7 @@ class _Stderr:
     rest waits in a bounded buffer, flushed with the next line."""
 
     def __init__(self):
-        import threading
-        self.lock = threading.Lock()  # (worker threads log too)
+        self.lock = allocate_lock()  # (worker threads log too)
         self.pending = bytearray()
         self.dropped = 0
         self.tracebacks = Throttle(TRACEBACK_BURST, TRACEBACK_PERIOD)
