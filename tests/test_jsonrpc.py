@@ -147,6 +147,9 @@ def test_deep_request_answer_does_not_depend_on_the_recursion_limit(levels):
     b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"]" * 101 + b"}",
     b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"]" * 100,
     b'{"jsonrpc":"2.0","id":7 "method":"ping","params":' + b"[" * 100 + b"]" * 100 + b"}",
+    # a pair of the wrong kinds deep inside, where no pass of the scan meets it
+    b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 100 + b"{" + b"[" * 50 + b"]" * 51
+    + b"]" * 100 + b"}",
 ])
 def test_deep_line_that_is_not_json_is_a_parse_error(line):
     wire = Wire(limited_config())
@@ -274,7 +277,8 @@ def _python_steps(fn, *args):
     lambda n: b'{"id":1,"p":[' + b"[]" * n + b"]}",                          # a long flat list
     lambda n: b'{"id":1,"p":[' + b'"a",' * n + b"[" * 99 + b"]" * 99 + b"]}",  # strings, then deep
     lambda n: b'{"id":1,"p":[' + b"{}" * n + b"[}]}",                        # brackets that do not pair
-], ids=["chain", "flat", "strings", "unpaired"])
+    lambda n: b'{"id":1,"p":[' + (b"[" * 20 + b"]" * 20) * (n // 20) + b"]}",  # teeth, 20 deep
+], ids=["chain", "flat", "strings", "unpaired", "teeth"])
 def test_the_depth_scan_takes_the_same_python_steps_at_any_size(shape):
     from tinymcp.jsonrpc import read_line
     small = _python_steps(read_line, shape(10000), 64, False)

@@ -263,14 +263,16 @@ _TOKEN = _STRING + rb'|[\[{]+|[\]}]+'
 _compiled = []  # (token finditer, string sub), made on the first line that needs a scan
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _OPEN_TO_CLOSE = bytes.maketrans(b"[{", b"]}")
+_SAME = bytes.maketrans(b"{}", b"[]")
 #: a too-deep line is flattened (to echo its id) only when it holds at most this many
-#: tokens (strings and bracket runs): past it, the answer has id null, and no line costs
-#: the loop more than this much Python work
-MAX_FLATTEN_TOKENS = 1000000
-#: passes that take the innermost pairs off before the rest is walked a run at a time: a
-#: pass costs ~2 ns a byte, a run ~0.5 us, so 16 passes bound the worst shape (teeth ~16
-#: deep) near the best trade between the two
-MAX_PASSES = 16
+#: tokens (strings and bracket runs), walked in Python at ~0.5 us each: past it, the
+#: answer has id null
+MAX_FLATTEN_TOKENS = 200000
+#: passes that take the innermost pairs off go on while each takes off at least this
+#: share of what is left (a pass costs ~2 ns a byte); then the runs are summed at C speed
+#: (~0.1 us a run). Teeth of depth d cost d passes or 2/d runs a byte: the worst shape
+#: (teeth ~10 deep) is where the two meet.
+PASS_SHARE = 10
 
 
 def _regexes():
@@ -322,21 +324,47 @@ def _runs(tokens):
 
 def _deeper_than(brackets, limit):
     """``(deeper than limit, paired)`` of a line's ``brackets``, in C-speed steps: the
-    innermost pairs are taken off a pass at a time (each pass lowers the depth by one) while
-    that removes much; what is left, now with fewer peaks, is walked a run at a time."""
+    innermost pairs are taken off a pass at a time (each pass lowers the depth by exactly
+    one: every deepest bracket pair is innermost) while that takes off much; what is left
+    is summed a run at a time. ``paired`` counts brackets only: a pair of the wrong kinds
+    is found by the passes, or by the parser, or by the flattening (``flatten_if_deeper``)."""
     passes = 0
-    while brackets and passes < MAX_PASSES:
+    while brackets:
         if b"[}" in brackets or b"{]" in brackets:
             return False, False  # (a bracket closed by the wrong kind: not JSON, whatever the depth)
         shorter = brackets.replace(b"[]", b"").replace(b"{}", b"")
-        if len(shorter) == len(brackets):
+        removed, brackets = len(brackets) - len(shorter), shorter
+        if not removed:
             break
         passes += 1
-        removed, brackets = len(brackets) - len(shorter), shorter
-        if removed * 1000 < len(brackets):
-            break  # (few peaks left: a run at a time is cheaper than more passes)
-    deepest, _, paired = _runs(_regexes()[0](brackets)) if brackets else (0, (), True)
+        if removed * PASS_SHARE < len(brackets):
+            break  # (few peaks left: the runs are cheaper than more passes)
+    deepest, paired = _run_depth(brackets.translate(_SAME))
     return passes + deepest > limit, paired
+
+
+def _run_depth(brackets, step=1 << 20):
+    """``(deepest, paired)`` of ``brackets`` (``[`` and ``]`` only) at C speed, a piece at a
+    time (its lists stay small): runs of openers and of closers alternate, so the depth
+    after the i-th run of openers is the openers up to it less the closers before it."""
+    from itertools import accumulate, chain
+    from operator import sub
+    deepest = level = 0
+    for start in range(0, len(brackets), step):
+        piece = brackets[start:start + step]
+        # a bar between every two runs, then the runs' lengths: openers' first
+        runs = list(map(len, piece.replace(b"[]", b"[|]").replace(b"][", b"]|[").split(b"|")))
+        if piece[:1] == b"]":
+            runs.insert(0, 0)  # (the piece starts inside a run of closers)
+        opens, closes = runs[0::2], runs[1::2]
+        if len(closes) < len(opens):
+            closes.append(0)  # (it ends inside a run of openers)
+        ups, downs = list(accumulate(opens)), list(accumulate(closes))
+        deepest = max(deepest, level + max(map(sub, ups, chain((0,), downs))))
+        if level + min(map(sub, ups, downs)) < 0:
+            return deepest, False  # (a closer with nothing open)
+        level += ups[-1] - downs[-1]
+    return deepest, level == 0
 
 
 def _scan(line):
@@ -371,7 +399,9 @@ def flatten_if_deeper(line, limit):
         raise ParseError("Parse error: invalid UTF-8 at byte %d" % exc.start)
     if _tokens_in(line, brackets) > MAX_FLATTEN_TOKENS:
         return b""
-    _, spans, _ = _scan(line)
+    _, spans, paired = _scan(line)
+    if not paired:  # (a pair of the wrong kinds the count could not see)
+        raise ParseError("Parse error: brackets do not pair up")
     pieces, done = [], 0
     for start, end in spans:
         pieces.append(line[done:start])
