@@ -40,6 +40,9 @@ first alternates from run to run):
      the bare loop and of tinymcp on the JSON, and of tinymcp --prompts on the folder.
      No goal: the Markdown/bare and Markdown/JSON ratios are printed as measured.
      ``--files-only`` runs this one alone (and its PyPy counterpart).
+  E. How it is started (no goal): the 100-prompt cold start of ``python tinymcp/__main__.py``
+     (no ``-m``) beside more bare spawns, and what ``-m`` costs by itself (an empty module
+     run with ``-m`` and as a script).
 Then ``python -X importtime -c "import tinymcp"`` (cwd: the repo root).
 """
 
@@ -336,6 +339,8 @@ class Proc:
             argv = [PYTHON, BARE, "--config", config]
         elif kind == "files":
             argv = [PYTHON, "-m", "tinymcp", "--prompts", config]
+        elif kind == "by-path":  # python3 tinymcp/__main__.py: no -m, so no runpy
+            argv = [PYTHON, os.path.join(ROOT, "tinymcp", "__main__.py"), "--config", config]
         else:
             argv = [PYTHON, "-m", "tinymcp", "--config", config]
         env = child_env(tmp)
@@ -612,6 +617,37 @@ def run_large(order, config, tmp, n_prompts, deep_count):
             p.close()
 
 
+def run_module_cost(tmp):
+    """Seconds ``python -m`` adds by itself: an empty module started with ``-m`` less the
+    same file started as a script (runpy and what it imports, before any code of ours)."""
+    path = os.path.join(tmp, "bench_empty_module.py")
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write("")
+    times = {}
+    for argv in ([PYTHON, path], [PYTHON, "-m", "bench_empty_module"]):
+        t0 = time.perf_counter()
+        subprocess.run(argv, cwd=tmp, env=child_env(tmp), check=True, stdin=subprocess.DEVNULL)
+        times[len(argv)] = time.perf_counter() - t0
+    return times[3] - times[2]
+
+
+def entry_report(m):
+    """What starting with ``python -m`` costs, against the console script's way (printed
+    under the main table; no goal)."""
+    entry = m["entry"]
+    if not entry["by-path"]:
+        return
+    pairs = list(zip(entry["by-path"], entry["bare"]))
+    print("Started by its path, `python tinymcp/__main__.py` (no `-m`), the 100-prompt cold "
+          "start is %.1f ms, %.2f the bare loop (%d spawns each, paired); `python -m` of an empty "
+          "module takes %.1f ms more than the same file run as a script (runpy and its imports; "
+          "the bare loop is run as a script)." % (
+              statistics.median(entry["by-path"]) * 1000,
+              statistics.median(c / b for c, b in pairs), len(pairs),
+              statistics.median(entry["-m"]) * 1000))
+
+
 def run_cold(kind, config, tmp, fetch_all=0):
     """Cold start seconds and VmHWM (KiB) right after it; with ``fetch_all``, also the
     VmHWM once that many prompts were each fetched (pipelined), else None."""
@@ -832,6 +868,7 @@ def measure(runs, quick, tmp, scale, imports=True):
     results = {"bare": [], "tinymcp": []}
     cold = {key: {"bare": [], "tinymcp": []} for key in ("cold100", "cold10k")}
     grown = {n: {"bare": [], "tinymcp": []} for n in (SCALE if scale else ())}
+    entry = {"bare": [], "by-path": [], "-m": []}  # (informative: how it is started)
     t_start = time.perf_counter()
     # warm-up (page cache, __pycache__): one short process of each, not counted
     run_small(("bare", "tinymcp"), small, tmp, small_n, 50, 50)
@@ -849,13 +886,17 @@ def measure(runs, quick, tmp, scale, imports=True):
         for _ in range(extra_large):
             for kind in order:
                 cold["cold10k"][kind].append(run_cold(kind, large, tmp)[0])
+        for _ in range(extra_small):
+            for kind in (("bare", "by-path") if i % 2 == 0 else ("by-path", "bare")):
+                entry[kind].append(run_cold(kind, small, tmp)[0])
+            entry["-m"].append(run_module_cost(tmp))
         for n in grown:
             for kind in order:
                 grown[n][kind].append(run_cold(kind, configs[n], tmp,
                                                fetch_all=n if (i == 0 and n == SCALE[-1]) else 0))
         run_files(files, quick, tmp)
         sys.stderr.write("bench: run %d/%d done (%.1f s)\n" % (i + 1, runs, time.perf_counter() - t_start))
-    return {"results": results, "cold": cold, "grown": grown, "files": files,
+    return {"results": results, "cold": cold, "grown": grown, "files": files, "entry": entry,
             "seconds": time.perf_counter() - t_start,
             "counts": (rt_count, pipe_count, deep_count),
             "imports": importtime(max(runs, 3), tmp) if imports else None}
@@ -1084,6 +1125,8 @@ def main(argv):
     print()
     table(main_run, CPYTHON_GOALS)
     print()
+    entry_report(main_run)
+    print()
     print("Scale (cold start to the initialize reply, and peak RSS then):")
     print()
     scale_table(main_run)
@@ -1099,6 +1142,8 @@ def main(argv):
               "counted, for the JIT to warm up):" % (max(2, runs // 2), format(30000, ",")))
         print()
         table(pypy_run, PYPY_GOALS)
+        print()
+        entry_report(pypy_run)
         print()
         print("PyPy, " + FILES_HEADING[0].lower() + FILES_HEADING[1:])
         print()

@@ -124,6 +124,29 @@ def test_a_renamed_copy_serves_as_python_m_sometool_vendor_tinymcp(tmp_path, con
     assert_serves_prompts(replies)
 
 
+def test_main_run_by_its_path_serves_without_runpy_whatever_the_folder_is_called(tmp_path, config_file):
+    # python3 path/to/tinymcp/__main__.py: no -m, so none of runpy's imports (it costs
+    # PyPy some 25 ms at every start); the folder is imported under its own name
+    copy = tmp_path / "tool" / "_vendor" / "prompts_lib"
+    shutil.copytree(str(PACKAGE_DIR), str(copy), ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in (PACKAGE_DIR, copy):
+        main = str(Path(folder) / "__main__.py")
+        replies = converse([sys.executable, main, "--config", str(config_file)], cwd=tmp_path,
+                           env=clean_env())
+        assert_serves_prompts(replies)
+        done = subprocess.run([sys.executable, "-X", "importtime", main, "--version"], cwd=str(tmp_path),
+                              env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.startswith("tinymcp ")
+        imported = [row.rsplit("|", 1)[-1].strip() for row in done.stderr.splitlines() if "|" in row]
+        if sys.implementation.name == "cpython":  # (PyPy has no -X importtime)
+            assert "%s.cli" % Path(folder).name in imported and "runpy" not in imported, imported
+        done = subprocess.run([sys.executable, main, "--nope"], cwd=str(tmp_path), env=clean_env(),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                              timeout=60)
+        assert "Try 'python3 %s --help'" % main in done.stderr
+
+
 def test_a_renamed_copy_imports_without_anything_named_tinymcp(tmp_path):
     root = make_vendored_copy(tmp_path / "app", src=PACKAGE_DIR)
     code = NO_TOP_LEVEL_TINYMCP.split("sys.argv[0]")[0] + (

@@ -22,7 +22,22 @@ def _valid_std_fds():
         setattr(sys, "__%s__" % name, getattr(sys, name))
 
 
+def _main_of_this_folder():
+    """``cli.main`` when this file is run by its path (``python3 path/to/tinymcp/__main__.py``:
+    no ``-m``, so none of runpy's imports, some 2 ms on CPython and 25 ms on PyPy): the
+    folder is imported as the package it is, under its own name, from its parent."""
+    import os
+    folder = os.path.dirname(os.path.abspath(__file__))
+    if sys.path and os.path.abspath(sys.path[0] or ".") == folder:
+        del sys.path[0]  # (its modules are not top-level ones)
+    sys.path.insert(0, os.path.dirname(folder))
+    return __import__(os.path.basename(folder) + ".cli", fromlist=["main"]).main
+
+
 if __name__ == "__main__":
     _valid_std_fds()
-    from .cli import main
+    if __package__:
+        from .cli import main
+    else:
+        main = _main_of_this_folder()
     sys.exit(main())

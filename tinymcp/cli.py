@@ -79,10 +79,12 @@ _EMPTY = {"uids": set, "flag": bool, "paths": list, "pairs": dict}
 
 
 def program():
-    """How this program was started: a vendored copy's module, the console script, a zipapp."""
+    """How this program was started: a vendored copy's module, the console script, a
+    zipapp, its ``__main__.py`` by path."""
     arg0 = sys.argv[0] if sys.argv else ""
     base = arg0.replace("\\", "/").rsplit("/", 1)[-1]
-    if base.endswith(".pyz"):
+    by_path = base == "__main__.py" and getattr(sys.modules.get("__main__"), "__spec__", 1) is None
+    if base.endswith(".pyz") or by_path:  # (-m sets argv[0] to that path too, and a __spec__)
         return "python3 " + arg0
     if base in ("tinymcp", "tinymcp.exe"):
         return "tinymcp"

@@ -9,15 +9,23 @@ import os
 import select
 import time
 
-try:  # the C parts their modules wrap, without those modules' imports
+# The C parts their modules wrap, without those modules' imports; each falls back alone
+# (PyPy has all but _heapq, and its threading and collections imports cost it milliseconds).
+try:
     from _collections import deque
-    from _heapq import heappop, heappush
-    from _thread import allocate_lock
-    import _signal as signal
 except ImportError:  # pragma: no cover
     from collections import deque
+try:
+    from _heapq import heappop, heappush
+except ImportError:  # pragma: no cover - PyPy
     from heapq import heappop, heappush
+try:
+    from _thread import allocate_lock
+except ImportError:  # pragma: no cover
     from threading import Lock as allocate_lock
+try:
+    import _signal as signal
+except ImportError:  # pragma: no cover
     import signal
 
 __all__ = ["Loop", "Timer"]

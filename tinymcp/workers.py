@@ -9,11 +9,14 @@ when the limit passes; its thread is abandoned (Python cannot stop a thread), lo
 and replaced, and whatever it returns later is dropped.
 """
 
-try:  # (threading itself is imported when a first thread starts)
+# (threading itself is imported when a first thread starts)
+try:
     from _queue import SimpleQueue
+except ImportError:  # pragma: no cover - PyPy: queue.py (~20 ms there) when a first job comes
+    SimpleQueue = None
+try:
     from _thread import allocate_lock
 except ImportError:  # pragma: no cover
-    from queue import SimpleQueue
     from threading import Lock as allocate_lock
 
 __all__ = ["Workers", "THREADS"]
@@ -33,6 +36,13 @@ class _Job:
         self.abandoned = False  # its time ran out while it ran: its thread ends after it
 
 
+def _queue():
+    if SimpleQueue is not None:
+        return SimpleQueue()
+    from queue import SimpleQueue as made_in_python
+    return made_in_python()
+
+
 class Workers:
     """The session's ``executor``: ``submit(work, done, timeout)`` and ``post(fn)``."""
 
@@ -41,7 +51,7 @@ class Workers:
         self._call_later = call_later
         self.log = log
         self.size = size
-        self._jobs = SimpleQueue()
+        self._jobs = None  # (a SimpleQueue, made with the first job)
         self._lock = allocate_lock()
         self._threads = 0  # threads taking jobs (an abandoned one no longer counts)
         self._idle = 0
@@ -49,6 +59,8 @@ class Workers:
     def submit(self, work, done, timeout=None):
         """Run ``work()`` on a worker; ``done(value, exc)`` is then called on the loop."""
         job = _Job(work, done)
+        if self._jobs is None:
+            self._jobs = _queue()
         if timeout:
             job.timer = self._call_later(timeout, lambda: self._expire(job, timeout))
         self._jobs.put(job)
@@ -66,7 +78,7 @@ class Workers:
 
     def close(self):
         """Let the threads end once idle (they are daemons: they never hold the exit)."""
-        for _ in range(self.size):
+        for _ in range(self.size if self._jobs is not None else 0):
             self._jobs.put(None)
 
     def _serve(self):
