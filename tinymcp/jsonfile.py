@@ -9,7 +9,9 @@ empty file, another encoding). Sans-I/O: the caller reads the file.
 Duplicate keys are found by counting, without a second parse: every key in the text has
 a colon right after its closing quote once white space is taken out, so with no key
 given twice there are no more such pairs than keys in the objects parsed (more only when
-a string holds one). The C scanner counts the keys as it makes each object; on PyPy
+a string holds one). The C scanner counts the keys as it makes each object, against
+all the text's colons first (one count; equal when no string holds a colon), then
+against its quote-colon pairs, an escaped quote's left out where that is certain; on PyPy
 (whose fast ``json.loads`` takes no hooks) the parsed value is walked instead, its keys
 and the colons in its strings against all the text's colons. Only a file whose counts
 differ is scanned again, token by token, to name each duplicate and its line.
