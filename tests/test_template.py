@@ -66,3 +66,25 @@ def test_doubled_braces_are_served_single_with_or_without_placeholders():
     assert content("b", {"x": "2"})["text"] == 'JSON: {"k": 2}'
     assert content("c")["resource"] == {"uri": "u:{a}", "text": "{t}", "mimeType": "text/plain"}
     assert content("d")["text"] == "{}"
+
+
+def test_names_within_agrees_with_parse_template_or_leaves_it_the_text():
+    import random
+    from tinymcp.template import Template, names_within, parse_template
+    rng = random.Random(5)
+    pieces = ["{a}", "{b}", "{zz}", "{", "}", "{{", "}}", "x", " ", "{}", "{a", "a}", "é"]
+    names = {"a", "b"}
+    decided = 0
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(6)))
+        got = names_within(text, names)
+        if got is None:
+            continue  # (parse_template reads it)
+        decided += 1
+        try:
+            tpl = parse_template(text)
+        except ValueError:
+            assert got is False, text  # (True only for a text that parses)
+            continue
+        assert got == (type(tpl) is not Template or names.issuperset(tpl.names)), text
+    assert decided > 1000

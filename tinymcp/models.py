@@ -10,7 +10,7 @@ when they serve the same thing, which is how a reload tells whether the prompts 
 
 from .content import check_icons, check_json, message_from_wire
 from .jsonrpc import encode
-from .template import Template, parse_template
+from .template import Template, names_within, parse_template
 from .validate import surrogate_at
 
 __all__ = ["Prompt", "PromptArgument", "fast_prompt", "listing_of_plain"]
@@ -245,10 +245,10 @@ _FAST_ARG_KEYS = frozenset(("name", "title", "description", "required", "default
 
 
 def _fast_arguments(p, build):
-    """The arguments of ``p`` (built, or their names) when each is a plain one (no
-    completions); else None."""
+    """The arguments of ``p`` (built, or the set of their names) when each is a plain one
+    (no completions); else None."""
     if "arguments" not in p:
-        return []
+        return [] if build else frozenset()
     raw_args = p["arguments"]
     if type(raw_args) is not list and type(raw_args) is not tuple:
         return None  # (another sequence: the full validator)
@@ -266,11 +266,11 @@ def _fast_arguments(p, build):
                 or type(get("title", "")) is not str or type(get("description", "")) is not str \
                 or (not name.isascii() and surrogate_at(name) >= 0):
             return None
-        default = get("default")
         names.add(name)
-        arguments.append(PromptArgument(name, a.get("title"), a.get("description"), required, default)
-                         if build else name)
-    return arguments
+        if build:
+            arguments.append(PromptArgument(name, get("title"), get("description"), required,
+                                            get("default")))
+    return arguments if build else names
 
 
 def _fast_messages(p, names, build):
@@ -287,6 +287,8 @@ def _fast_messages(p, names, build):
         text = m.get("text")
         if type(text) is not str or (role != "user" and role != "assistant"):
             return None
+        if not build and ("{" not in text and "}" not in text or names_within(text, names)):
+            continue  # (only checked: nothing to make)
         try:
             tpl = parse_template(text)
         except ValueError:
@@ -319,7 +321,7 @@ def fast_prompt(p, build=True):
     arguments = _fast_arguments(p, build)
     if arguments is None:
         return None
-    messages = _fast_messages(p, {a.name for a in arguments} if build else set(arguments), build)
+    messages = _fast_messages(p, {a.name for a in arguments} if build else arguments, build)
     if messages is None:
         return None
     if not build:
