@@ -84,10 +84,10 @@ def test_signals_during_select_do_not_disturb_serving(served):
 
 
 def test_a_client_pipelining_slow_requests_does_not_hold_the_others_back(world):
-    # 400 completions that each scan 10,000 values (some milliseconds each) in one read:
+    # 400 completions that each scan 20,000 values (some milliseconds each) in one read:
     # served in turns, so another client's ping is answered long before the last of them.
     # Without turns the whole read is served first, and every reply reaches A before B's.
-    values = ["v%05d" % i for i in range(10000)]
+    values = ["v%05d" % i for i in range(20000)]
     path, proc = world.socket_server({"prompts": [{"name": "c", "arguments": [
         {"name": "x", "completions": values}], "messages": [{"role": "user", "text": "{x}"}]}]})
     a, b = _steady_client(world, path), _steady_client(world, path)
