@@ -29,18 +29,16 @@ class Batch:
     """Marks the entries of one JSON-RPC batch (they are contiguous in the outbox) and
     counts the replies it holds: the array line is 2 bytes longer than those replies."""
 
-    __slots__ = ("replies", "pending", "size", "limit")
+    __slots__ = ("replies", "pending", "size")
 
     def __init__(self):
         self.replies = 0
         self.pending = 0  # entries of this batch still waiting for their answer
         self.size = 0     # bytes of its replies so far
-        self.limit = None
 
     def take(self, size, limit):
         """Count a reply of ``size`` bytes if the replies stay within ``limit`` bytes in
         all (a batch is bounded as a whole, not only each reply); False when they would not."""
-        self.limit = limit
         if self.size + size > limit:
             return False
         self.size += size

@@ -101,10 +101,11 @@ def _counted(req, reply, session):
     """``reply``, counted in its batch: a 2025-03-26 batch's replies are bounded as a whole
     (``max_render_bytes`` and room for their JSON); past that, a reply is an error."""
     batch = req.batch
-    if batch is not None and not batch.take(len(reply), session.server.limits.max_render_bytes
-                                            + BATCH_OVERHEAD):
-        raise InvalidParams("Invalid params: this reply would take the batch's replies past %d "
-                            "bytes (max_render_bytes)" % batch.limit)
+    if batch is not None:
+        limit = session.server.limits.max_render_bytes + BATCH_OVERHEAD
+        if not batch.take(len(reply), limit):
+            raise InvalidParams("Invalid params: this reply would take the batch's replies past %d "
+                                "bytes (max_render_bytes)" % limit)
     return reply
 
 
