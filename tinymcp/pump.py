@@ -110,9 +110,8 @@ class Throttle:
     is; ``take_dropped()`` the count refused since it was last asked."""
 
     def __init__(self, burst, period, clock=None):
-        import time
         self.burst, self.period = burst, period
-        self.clock = clock or time.monotonic
+        self.clock = clock or monotonic
         self.start = None
         self.count = self.dropped = 0
 

@@ -173,10 +173,8 @@ class RefusalLog:
         self.burst = burst
 
     def __call__(self, message):
-        throttle = self.throttle
-        if throttle.start is not None and throttle.clock() - throttle.start >= throttle.period:
+        if self.throttle.allow():  # (past the burst, only the first of a later period is)
             self.flush()
-        if throttle.allow():
             self.log("warning", message)
 
     def flush(self):
