@@ -9,6 +9,7 @@ import sys
 
 from . import __version__
 from .errors import ConfigError, ListenError, UsageError
+from .validate import close_match
 
 USAGE = """\
 usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch]
@@ -177,9 +178,7 @@ def _unknown(arg, name):
         if spelt in OPTIONS:
             guess = spelt
         else:
-            import difflib  # (only on this error path)
-            close = difflib.get_close_matches(spelt, [o for o in OPTIONS if o.startswith("--")], 1, 0.7)
-            guess = close[0] if close else None
+            guess = close_match(spelt, [o for o in OPTIONS if o.startswith("--")])
     return "unknown option %r%s" % (name, " (did you mean %r?)" % guess if guess else "")
 
 

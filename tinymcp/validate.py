@@ -5,7 +5,7 @@ Validators (``config``, ``models``, ``content``, ``limits``) record every proble
 messages are short fragments (``expected a string, got the number 3``) pinned in tests.
 """
 
-__all__ = ["Check", "describe", "shown", "join", "surrogate_at", "is_list"]
+__all__ = ["Check", "describe", "shown", "join", "surrogate_at", "is_list", "close_match"]
 
 
 def shown(value):
@@ -48,7 +48,9 @@ def surrogate_at(text):
         return exc.start
 
 
-def _close_match(key, allowed):
+def close_match(key, allowed):
+    """The one of ``allowed`` that ``key`` was most likely meant to be, or None (for a
+    "did you mean" in a message)."""
     import difflib  # only on the error path
     found = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=0.7)
     return found[0] if found else None
@@ -100,7 +102,7 @@ class Check:
     def keys(self, obj, path, allowed):
         for key in obj:
             if key not in allowed:
-                hint = _close_match(key, allowed)
+                hint = close_match(key, allowed)
                 self.fail(join(path, key), "unknown key" + (
                     " (did you mean %r?)" % hint if hint else ""))
 
