@@ -88,15 +88,22 @@ def read_folder(folder):
     return out
 
 
-def _find(folder):
-    found = []
+def _walk(folder):
+    """``(folder, its prompt file names, sorted)`` for ``folder`` and each folder under it:
+    names starting with "." are skipped, files and folders alike."""
     for top, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        yield top, sorted(name for name in files
+                          if not name.startswith(".") and name.lower().endswith(_SUFFIXES))
+
+
+def _find(folder):
+    found = []
+    for top, names in _walk(folder):
         rel_top = os.path.relpath(top, folder)
-        for name in files:
-            if not name.startswith(".") and name.lower().endswith(_SUFFIXES):
-                rel = name if rel_top == "." else os.path.join(rel_top, name)
-                found.append(rel.replace(os.sep, "/"))
+        for name in names:
+            rel = name if rel_top == "." else os.path.join(rel_top, name)
+            found.append(rel.replace(os.sep, "/"))
     return sorted(found)
 
 
@@ -104,11 +111,8 @@ def folder_signature(folder):
     """What tells a changed folder: every folder's and prompt file's identity, size and
     mtime (a file added, removed, renamed or edited changes it)."""
     out = []
-    for top, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in [""] + sorted(files):
-            if name and (name.startswith(".") or not name.lower().endswith(_SUFFIXES)):
-                continue
+    for top, names in _walk(folder):
+        for name in [""] + names:
             try:
                 st = os.stat(os.path.join(top, name) if name else top)
             except OSError:
@@ -150,6 +154,8 @@ def read_regular(path, limit):
 def build(config, folders, owned=False):
     """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
     [(relative path, bytes or problem)])]``); every problem of every source at once."""
+    if not folders:
+        return load_config(config, owned)
     problems, origins, prompts = [], [], list(config.get("prompts") or ()) \
         if isinstance(config, dict) and is_list(config.get("prompts")) else None
     if prompts is None:

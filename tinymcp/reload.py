@@ -12,7 +12,6 @@ the last one read is not parsed again: only its digest is kept, not its bytes.
 import os
 
 from .errors import ConfigError
-from .config import load_config
 from . import jsonfile
 from .promptdirs import build, folder_signature, looked_for, read_folder, read_regular, split_config
 from .pump import signal
@@ -102,7 +101,7 @@ class ConfigFile:
         """Read and validate everything (stat first, so a write during the read is seen
         as a change): the ``ServerConfig``, or ConfigError."""
         seen, config, folders = self._read()
-        loaded = self._build(config, folders, owned)
+        loaded = build(config, folders, owned)
         self.served = seen
         return loaded
 
@@ -118,11 +117,6 @@ class ConfigFile:
                                     if self.watch else ())
         folders = [(folder, read_folder(folder)) for folder in self.folders]
         return digest((data, tuple((f, tuple(files)) for f, files in folders))), config, folders
-
-    def _build(self, config, folders, owned):
-        if not folders:
-            return load_config(config, owned)
-        return build(config, folders, owned)
 
     def attach(self, loop, server, on_error=None, log=None):
         """Reload into ``server`` from ``loop``; ``on_error(message, problems)`` hears of a
@@ -162,7 +156,7 @@ class ConfigFile:
             if seen == self.served:  # touched, or rewritten as it was: nothing changed
                 log("info", "%s (%s) is unchanged: nothing to reload" % (self.name, why))
                 return True
-            self.server.replace_config(self._build(config, folders, True))
+            self.server.replace_config(build(config, folders, True))
             self.served = seen
         except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
             message = "invalid config %s (%s): still serving the previous prompts" % (
