@@ -19,7 +19,7 @@ differ is scanned again, token by token, to name each duplicate and its line.
 
 from .errors import ConfigError
 from .jsonrpc import hooked_scanner, loads
-from .validate import join
+from .validate import join, line_column
 
 __all__ = ["load", "duplicates"]
 
@@ -46,7 +46,7 @@ def load(data, name):
         found = duplicates(text)
         if found:
             raise ConfigError([(_where(name, text, pos), "duplicate key %s (first at line %d, "
-                                "column %d): remove one of them" % ((path,) + _line_column(text, first)))
+                                "column %d): remove one of them" % ((path,) + line_column(text, first)))
                                for path, pos, first in found])
     return value
 
@@ -166,13 +166,8 @@ def _child(frame):
     return join(path, key) if keys is not None else "%s[%d]" % (path, index)
 
 
-def _line_column(text, pos):
-    line_start = text.rfind("\n", 0, pos) + 1
-    return text.count("\n", 0, pos) + 1, pos - line_start + 1
-
-
 def _where(name, text, pos):
-    return name if pos is None else "%s:%d:%d" % ((name,) + _line_column(text, pos))
+    return name if pos is None else "%s:%d:%d" % ((name,) + line_column(text, pos))
 
 
 # --- what is wrong, in words ---------------------------------------------------------------
@@ -307,7 +302,7 @@ def _cut_short(text, end):
         return "the file ends where a value should follow"
     c, at = stack[-1]
     return "the file ends before the %r opened at line %d, column %d is closed: %r is missing" % (
-        (c,) + _line_column(text, at) + ("".join(_CLOSER[o] for o, _ in reversed(stack)),))
+        (c,) + line_column(text, at) + ("".join(_CLOSER[o] for o, _ in reversed(stack)),))
 
 
 def _no_value(text, pos, found):
@@ -350,7 +345,7 @@ def _mismatch(text, pos, c):
         return "%r closes nothing: remove it" % c
     opened, at = stack[-1]
     return "%r does not close the %r opened at line %d, column %d: a %r is missing before it" % (
-        (c, opened) + _line_column(text, at) + (_CLOSER[opened],))
+        (c, opened) + line_column(text, at) + (_CLOSER[opened],))
 
 
 def _open_brackets(text, pos):

@@ -29,6 +29,7 @@ Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 verbatim, never expanded again (the config's template rule).
 """
 
+from .validate import line_column
 from .yamlish import YamlError, load as load_yaml
 
 __all__ = ["PromptFile", "parse", "prompt_name", "MCP_KEYS", "HOST_KEYS"]
@@ -222,13 +223,20 @@ def _marker(line):
     return role.strip() if colon and key.strip() == "role" else None
 
 
-def _segment(result, out, role, start, lines, explicit):
-    marker = start
+def _trimmed(lines, start):
+    """``lines`` without their trailing and leading blank ones, and the number of the first
+    kept (``start``: the number of the first given, and still that when none is kept)."""
+    while lines and not lines[-1].strip():
+        lines.pop()
     while lines and not lines[0].strip():
         lines.pop(0)
         start += 1
-    while lines and not lines[-1].strip():
-        lines.pop()
+    return lines, start
+
+
+def _segment(result, out, role, start, lines, explicit):
+    marker = start
+    lines, start = _trimmed(lines, start)
     if lines:
         out.append((role, start + (1 if explicit else 0), "\n".join(lines)))
     elif explicit:
@@ -269,8 +277,8 @@ def _mcp_template(result, text, first_line, declared):
 
 
 def _template_problem(result, text, at, first_line, message):
-    line_start = text.rfind("\n", 0, at) + 1
-    result.fail(first_line + text.count("\n", 0, at), at - line_start + 1, "", message)
+    line, column = line_column(text, at)
+    result.fail(first_line + line - 1, column, "", message)
 
 
 def _literal(text):
@@ -280,13 +288,7 @@ def _literal(text):
 def _single(result, prompt, text, body_line):
     """Finish a host format's prompt: one user message of ``text`` (its outer blank lines
     trimmed, as in MCP Markdown)."""
-    lines = text.split("\n")
-    while lines and not lines[-1].strip():
-        lines.pop()
-    first = body_line
-    while lines and not lines[0].strip():
-        lines.pop(0)
-        first += 1
+    lines, first = _trimmed(text.split("\n"), body_line)
     if result.format != "gemini":  # (a TOML string's lines are not the file's)
         body_line = result.lines["messages[0]"] = result.lines["messages[0].text"] = first
     _finish(result, prompt, [{"role": "user", "text": "\n".join(lines)}] if lines else [], body_line)

@@ -5,7 +5,8 @@ Validators (``config``, ``models``, ``content``, ``limits``) record every proble
 messages are short fragments (``expected a string, got the number 3``) pinned in tests.
 """
 
-__all__ = ["Check", "describe", "shown", "join", "surrogate_at", "is_list", "close_match"]
+__all__ = ["Check", "describe", "shown", "join", "surrogate_at", "is_list", "close_match",
+           "line_column"]
 
 
 def shown(value):
@@ -46,6 +47,12 @@ def surrogate_at(text):
         return -1
     except UnicodeEncodeError as exc:
         return exc.start
+
+
+def line_column(text, pos):
+    """``(line, column)`` of character ``pos`` of ``text``, both from 1, as editors show them."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    return text.count("\n", 0, pos) + 1, pos - line_start + 1
 
 
 def close_match(key, allowed):
