@@ -172,13 +172,8 @@ def _unknown(arg, name):
         guess = " (did you mean '--config %s'?)" % arg if arg.endswith(".json") else \
             " (tinymcp takes options only)"
         return "unexpected argument %r%s" % (arg, guess)
-    guess = SPELLED.get(name)
-    if guess is None:
-        spelt = "--" + name.lstrip("-").lower()
-        if spelt in OPTIONS:
-            guess = spelt
-        else:
-            guess = close_match(spelt, [o for o in OPTIONS if o.startswith("--")])
+    guess = SPELLED.get(name) or close_match("--" + name.lstrip("-").lower(),  # (exact first)
+                                             [o for o in OPTIONS if o.startswith("--")])
     return "unknown option %r%s" % (name, " (did you mean %r?)" % guess if guess else "")
 
 
@@ -187,7 +182,7 @@ def _add(collected, name, kind, value):
     if kind == "uids":
         collected |= _uids(value)
     elif kind == "paths":
-        collected.append(_value(name, "path", value))
+        collected.append(value)
     else:
         key, eq, text = value.partition("=")
         if not eq or not key:

@@ -413,8 +413,8 @@ def flatten_if_deeper(line, limit):
 
 def _tokens_in(line, brackets):
     """An upper bound of the tokens ``_scan`` meets in ``line`` (counted at C speed)."""
-    return line.count(b'"') // 2 + 1 + sum(
-        brackets.count(pair) for pair in (b"[]", b"[}", b"{]", b"{}", b"][", b"]{", b"}[", b"}{"))
+    return line.count(b'"') // 2 + 1 + sum(  # (no "[}" or "{]" by here: a parse error)
+        brackets.count(pair) for pair in (b"[]", b"{}", b"][", b"]{", b"}[", b"}{"))
 
 
 class TooDeep:
