@@ -58,13 +58,13 @@ class _Later:
         self.session, self.req, self.deferred = session, req, deferred
         self.entry = None
 
-    def start(self, batch):
+    def start(self):
         session, req = self.session, self.req
         call = req.call
         if call.notes:
             session.outbox.push(session._encoded(call.notes))
             call.notes = None
-        self.entry = session.outbox.add_pending(req.rid, req.keyed, batch)
+        self.entry = session.outbox.add_pending(req.rid, req.keyed, req.batch)
         post = session.executor.post
         call.live = lambda message: post(lambda: self.live(message))
         limit = session.server.limits.max_callable_ms
@@ -98,14 +98,15 @@ class _Later:
 
 
 def _counted(req, reply, session):
-    """``reply``, counted in its batch: a 2025-03-26 batch's replies are bounded as a whole
-    (``max_render_bytes`` and room for their JSON); past that, a reply is an error."""
-    batch = req.batch
-    if batch is not None:
-        limit = session.server.limits.max_render_bytes + BATCH_OVERHEAD
-        if not batch.take(len(reply), limit):
-            raise InvalidParams("Invalid params: this reply would take the batch's replies past %d "
-                                "bytes (max_render_bytes)" % limit)
+    """``reply``, counted in its batch (``req.batch``, if any): a 2025-03-26 batch's replies are
+    bounded as a whole (``max_render_bytes`` and room for their JSON); past that, a reply
+    is an error."""
+    if req.batch is None:
+        return reply
+    limit = session.server.limits.max_render_bytes + BATCH_OVERHEAD
+    if not req.batch.take(len(reply), limit):
+        raise InvalidParams("Invalid params: this reply would take the batch's replies past %d "
+                            "bytes (max_render_bytes)" % limit)
     return reply
 
 
@@ -262,7 +263,7 @@ class Session:
         """The one exception-to-error boundary: serve one line (or one item of ``batch``)
         and queue what it makes, notifications and reply, in the outbox."""
         req = _Request(batch)
-        reply = self._answer(req, self._handle, item, req, batch)
+        reply = self._answer(req, self._handle, item, req)
         if reply is _LATER:
             return
         call = req.call
@@ -280,7 +281,7 @@ class Session:
                 if self.executor is None:
                     result = self._finish(req, result, result.run())
                 else:
-                    _Later(self, req, result).start(args[-1])
+                    _Later(self, req, result).start()
                     return _LATER
             return None if result is None else _counted(req, encode_response(req.rid, result), self)
         except ProtocolError as exc:
@@ -292,16 +293,16 @@ class Session:
         result = deferred.finish(value)
         return stateless_result(self, req.call, result) if req.call.stateless else result
 
-    def _handle(self, item, req, batch):
+    def _handle(self, item, req):
         """The result of one line or batch item (None: no reply now); raises for an error
         reply. Fills ``req`` in as the request is read."""
-        if batch is not None:
+        if req.batch is not None:
             msg = item
         elif type(item) is bytes:
             msg = read_line(item, self.server.limits.max_depth, self.conn.batches)
         else:
             msg = self._read(item)
-        if batch is None and type(msg) is list:
+        if req.batch is None and type(msg) is list:
             return self._batch(msg)
         if type(msg) is TooDeep:
             return self._too_deep(msg, req)
@@ -326,7 +327,7 @@ class Session:
                                  if "method" in msg else "Invalid Request: no method")
         req.method = method
         req.keyed = method not in NEVER_CANCELLED
-        return self._call(req, method, msg.get("params"), batch is not None)
+        return self._call(req, method, msg.get("params"), req.batch is not None)
 
     def _read(self, item):
         """A pending line that is not plain bytes as a value to serve; raises for a line
