@@ -19,13 +19,15 @@ Semantic decisions (documented because they are subtle):
 import json
 import os
 import re
+import runpy
 from functools import lru_cache
 from pathlib import Path
 
-REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+# the revisions and the cache folder as scripts/fetch-spec has them (one place to bump)
+_FETCH_SPEC = runpy.run_path(str(Path(__file__).resolve().parents[1] / "scripts" / "fetch-spec"))
+REVISIONS = _FETCH_SPEC["REVISIONS"]
 #: where scripts/fetch-spec puts the schemas (a cache outside the repo), tried last
-FETCHED = Path(os.environ.get("XDG_CACHE_HOME") or Path(os.path.expanduser("~")) / ".cache") / "tinymcp" / \
-    "spec-5b8974437efd"
+FETCHED = Path(_FETCH_SPEC["cache_dir"]())
 
 
 def _spec_dir():
