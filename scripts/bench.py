@@ -438,8 +438,9 @@ class Proc:
         self.check(line, "prompts/list")
         return line
 
-    def traverse(self):
-        """Seconds to walk every prompts/list page; the page count; the last cursor."""
+    def traverse(self, keep=None):
+        """Seconds to walk every prompts/list page; the page count; the last cursor. With
+        ``keep`` (a list), every prompt listed is added to it."""
         pages, cursor, last_cursor, names = 0, None, None, 0
         t0 = time.perf_counter()
         while True:
@@ -447,6 +448,8 @@ class Proc:
             pages += 1
             result = json.loads(line)["result"]
             names += len(result["prompts"])
+            if keep is not None:
+                keep += result["prompts"]
             if "nextCursor" not in result:
                 break
             cursor = last_cursor = result["nextCursor"]
@@ -676,14 +679,8 @@ def check_files(folder, config, tmp, n):
             lists = []
             for p in procs:
                 p.start()
-                listed, cursor = [], None
-                while True:
-                    result = json.loads(p.list_page(cursor))["result"]
-                    listed += result["prompts"]
-                    cursor = result.get("nextCursor")
-                    if cursor is None:
-                        break
-                lists.append(listed)
+                lists.append([])
+                p.traverse(lists[-1])
             if len(lists[0]) != n:
                 raise BenchError("tinymcp --prompts %s listed %d prompts, not %d" % (folder, len(lists[0]), n))
             if lists[0] != lists[1]:
