@@ -190,7 +190,7 @@ class Generator:
                 "who": "w" * rnd.choice([10 ** 4, 10 ** 5, 3 * 10 ** 6])}}
             return json.dumps(msg).encode()
         if kind < 0.985:  # huge integer
-            return b'{"jsonrpc":"2.0","id":%s,"method":"ping"}' % (b"9" * rnd.choice([20, 4000]))
+            return b'{"jsonrpc":"2.0","id":%s,"method":"ping"}' % (b"9" * rnd.choice([20, 300]))
         return b"   "
 
     def fresh_id_int(self):

@@ -7,6 +7,7 @@ import pytest
 from conftest import PING, Wire, limited_config
 from tinymcp.errors import ParseError
 from tinymcp.jsonrpc import LineBuffer, TooLong, decode, encode
+from tinymcp.limits import Limits
 
 
 class Buf(LineBuffer):
@@ -123,7 +124,7 @@ def test_replies_are_compact_single_lines(wire):
 
 def test_integer_literals_are_bounded_the_same_on_every_python(wire):
     [reply] = wire.raw(b'{"jsonrpc":"2.0","id":' + b"9" * 5000 + b',"method":"ping"}\n')
-    assert reply["error"] == {"code": -32700, "message": "Parse error: integer literal longer than 4000 digits"}
+    assert reply["error"] == {"code": -32700, "message": "Parse error: integer literal longer than 300 digits"}
 
 
 # --- reading a line nested deeper than max_depth: its top level only ------------------------
@@ -133,7 +134,7 @@ def test_deep_request_answer_does_not_depend_on_the_recursion_limit(levels):
     # Around and past the interpreter's recursion limit the answer is the same: the id is
     # read from the top level, the nesting refused (CPython and PyPy parsers give up at
     # different depths; the server never asks them to).
-    wire = Wire(limited_config())
+    wire = Wire(limited_config(max_line_values=10 ** 6))  # (this is about depth alone)
     line = b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b'{"a":' * levels + b"1" + \
         b"}" * levels + b"}"
     replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
@@ -281,9 +282,31 @@ def _python_steps(fn, *args):
 ], ids=["chain", "flat", "strings", "unpaired", "teeth"])
 def test_the_depth_scan_takes_the_same_python_steps_at_any_size(shape):
     from tinymcp.jsonrpc import read_line
-    small = _python_steps(read_line, shape(10000), 64, False)
-    large = _python_steps(read_line, shape(1000000), 64, False)
+    limits = Limits(max_line_values=10 ** 9)  # (the depth scan alone)
+    small = _python_steps(read_line, shape(10000), limits, False)
+    large = _python_steps(read_line, shape(1000000), limits, False)
     assert large <= small + 50, (small, large)
+
+
+@pytest.mark.parametrize("shape", [
+    lambda n: b'{"id":1,"p":[' + b"0," * n + b"0]}",                              # a long flat list
+    lambda n: b'{"id":1,"p":[' + b'"a",' * n + b"0]}",                            # strings
+    lambda n: b'{"id":1,"p":' + b"[" * n + b"]" * n + b"}",                      # one deep chain
+    lambda n: b'{"id":1,"p":[' + (b"[" * 10 + b"]" * 10 + b",") * (n // 10) + b"0]}",  # teeth
+    lambda n: b'{"id":1,"p":' + b'{"a":' * n + b"1" + b"}" * n + b"}",          # a tower
+    lambda n: b'{"id":1,"p":[' + b'"\\\"",' * n + b"0]}",                       # escapes
+], ids=["flat", "strings", "chain", "teeth", "tower", "escapes"])
+def test_a_line_with_too_many_values_is_refused_in_the_same_python_steps_at_any_size(shape):
+    # (counted at C speed before anything is decoded: what a line costs stays bounded)
+    from tinymcp.jsonrpc import Refused, read_line
+    limits = Limits(max_line_values=1000)
+    small, large = shape(2000), shape(2000000)
+    for line in (small, large):
+        refused = read_line(line, limits, False)
+        assert type(refused) is Refused and refused.reason == \
+            "more than 1000 values and keys in one message (max_line_values)"
+    assert _python_steps(read_line, large, limits, False) <= \
+        _python_steps(read_line, small, limits, False) + 50
 
 
 def test_a_deep_line_with_too_many_tokens_to_flatten_is_answered_with_a_null_id(monkeypatch):

@@ -81,11 +81,59 @@ def test_nesting_at_the_highest_max_depth_parses():
 
 
 def test_very_deep_json_is_refused_without_crashing():
-    wire = Wire(limited_config())
+    wire = Wire(limited_config(max_line_values=10 ** 6))
     replies = wire.raw(b"[" * 100000 + b"]" * 100000 + b"\n" + json.dumps(PING).encode() + b"\n")
     assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {
         "code": -32600, "message": "Invalid Request: nesting deeper than 64 levels (max_depth)"}}
     assert replies[1]["id"] == "next"
+
+
+def values_line(values, rid=1):
+    """A ping whose params hold ``values`` values and keys in all (with its own)."""
+    head = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"v":[' % rid  # 11 of them
+    return head + b",".join([b"0"] * (values - 11)) + b"]}}"
+
+
+def test_max_line_values_is_the_values_and_keys_of_one_message():
+    wire = Wire(limited_config(max_line_values=1000))
+    assert wire.raw(values_line(1000) + b"\n")[0]["result"] == {}
+    replies = wire.raw(values_line(1001, rid=2) + b"\n" + json.dumps(PING).encode() + b"\n")
+    assert replies[0] == {"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message":
+                          "Invalid Request: more than 1000 values and keys in one message (max_line_values)"}}
+    assert replies[1]["id"] == "next"
+
+
+@pytest.mark.parametrize("body, counted", [
+    (b'"a,b:c[d{e"', 1),                       # what strings hold is not counted
+    (b'"a\\\\",[1,{"b":"\\",:"}]', 6),        # nor what follows an escaped backslash or quote
+    (b'[[],{},[[]]]', 8),                      # (an empty container counts as one more)
+])
+def test_values_are_counted_outside_strings(body, counted):
+    from tinymcp.jsonrpc import too_many_values
+    line = body + b" " * 100  # (a line no longer than the limit is never counted)
+    assert too_many_values(line, counted) is False
+    assert too_many_values(line, counted - 1) is True
+
+
+def test_a_batch_with_too_many_values_is_refused_as_a_whole():
+    wire = Wire(limited_config(max_line_values=1000))
+    wire.initialize("2025-03-26")
+    batch = b"[" + b",".join([values_line(300, rid=i) for i in range(4)]) + b"]"
+    replies = wire.raw(batch + b"\n")
+    assert replies == [{"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message":
+                        "Invalid Request: more than 1000 values and keys in one message (max_line_values)"}}]
+
+
+def test_a_line_with_too_many_values_is_never_decoded(monkeypatch):
+    # (the refusal reads only the flattened top level, for the id)
+    from tinymcp import jsonrpc
+    decoded = []
+    real = jsonrpc.decode
+    monkeypatch.setattr(jsonrpc, "decode", lambda line: decoded.append(len(line)) or real(line))
+    wire = Wire(limited_config(max_line_values=1000))
+    line = values_line(100000, rid=5)
+    assert wire.raw(line + b"\n")[0]["id"] == 5
+    assert decoded and max(decoded) < 100
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting():
@@ -203,3 +251,11 @@ def test_max_depth_stays_within_what_the_parser_can_take():
     with pytest.raises(ConfigError) as info:
         load_config({"prompts": [], "limits": {"max_depth": 257}})
     assert info.value.problems == [("limits.max_depth", "expected an integer of 256 or less, got 257")]
+
+
+def test_a_deep_line_of_quotes_that_cannot_be_strings_is_a_parse_error_at_once():
+    # (more strings than values: cutting them out would cost a piece each)
+    wire = Wire(limited_config())
+    line = b"[" * 100 + b'"' * 1000000
+    assert wire.raw(line + b"\n")[0]["error"] == {
+        "code": -32700, "message": "Parse error: more strings than values, so not JSON"}

@@ -7,7 +7,7 @@ looking for early cancels, never decoded again), or the ``ParseError`` that read
 """
 
 from .errors import ParseError
-from .jsonrpc import LineBuffer, decode, flatten_if_deeper
+from .jsonrpc import LineBuffer, decode, flatten_if_deeper, too_many_values
 
 try:
     from _collections import deque  # (what collections re-exports, without its imports)
@@ -52,16 +52,17 @@ class Inbox:
     def clear(self):
         self._items.clear()
 
-    def cancels(self, queued, max_depth):
+    def cancels(self, queued, limits):
         """Take out the held ``notifications/cancelled`` that name a request id for which
         ``queued(rid)`` is true, and return those ids, in order. Each held line is decoded
         once, here, and kept decoded for its turn (a line too deep stays as it is: it is
-        refused in turn, and is never a cancel)."""
+        refused in turn, and is never a cancel, as is one with too many values)."""
         found, kept = [], deque()
         for item in self._items:
             if type(item) is bytes:
                 try:
-                    if flatten_if_deeper(item, max_depth) is None:
+                    if not too_many_values(item, limits.max_line_values) \
+                            and flatten_if_deeper(item, limits.max_depth) is None:
                         item = Decoded(decode(item))
                 except ParseError as exc:
                     item = exc

@@ -1,6 +1,6 @@
 """A config file's bytes as JSON, for the person who wrote them.
 
-Parsing is ``jsonrpc.loads``' (no NaN or Infinity, integers of at most 4000 digits),
+Parsing is ``jsonrpc.loads``' (no NaN or Infinity, integers of at most 300 digits),
 plus: a UTF-8 byte order mark is skipped; a key given twice in one object is an error
 naming its path; and every error is ``NAME:LINE:COLUMN: what is wrong``, with a hint
 where the mistake is a known one (a comment, a trailing comma, single quotes, YAML, an
@@ -18,7 +18,7 @@ differ is scanned again, token by token, to name each duplicate and its line.
 """
 
 from .errors import ConfigError
-from .jsonrpc import hooked_scanner, loads
+from .jsonrpc import MAX_INT_DIGITS, hooked_scanner, loads
 from .validate import join, line_column
 
 __all__ = ["load", "duplicates"]
@@ -385,8 +385,8 @@ def _refused(text, message):
         token = match.group()
         if token in ("NaN", "Infinity", "-Infinity"):
             return match.start(), "%s is not a JSON number: write a number, or null" % token
-        if len(token) > 4000 and token.lstrip("-")[:4001].isdigit():
-            return match.start(), "a number of more than 4000 digits: write it as a string"
+        if len(token) > MAX_INT_DIGITS and token.lstrip("-")[:MAX_INT_DIGITS + 1].isdigit():
+            return match.start(), "a number of more than %d digits: write it as a string" % MAX_INT_DIGITS
     return None, message
 
 

@@ -8,7 +8,7 @@ newlines and MUST NOT contain embedded newlines, so we split on b"\\n" only (nev
 
 from .errors import InvalidRequest, ParseError
 
-__all__ = ["LineBuffer", "TooLong", "TooDeep", "read_line", "decode", "encode", "loads", "hooked_scanner",
+__all__ = ["LineBuffer", "TooLong", "Refused", "read_line", "decode", "encode", "loads", "hooked_scanner",
            "Encoded", "escaped_size", "encode_response",
            "response", "error", "notification", "check_id", "is_response"]
 
@@ -111,11 +111,17 @@ def reject_constant(name):
     raise ValueError("%s is not valid JSON" % name)
 
 
+#: the longest integer literal read: ``int()`` takes quadratic time in the digits (~1 us
+#: at 300 digits, ~6 at 1000, ~70 at 4000: a 16 MiB line of 4000-digit integers held the
+#: loop ~0.3 s on CPython, of 1000-digit ones ~0.13 s), and Python 3.11+ refuses ints over
+#: 4300 digits with a message naming interpreter internals. One rule for every version,
+#: far past any id or count.
+MAX_INT_DIGITS = 300
+
+
 def _parse_int(digits):
-    # Python 3.11+ refuses ints over 4300 digits with a message naming interpreter
-    # internals; 3.8-3.10 parse them in quadratic time. One rule for every version.
-    if len(digits) > 4000:
-        raise ValueError("integer literal longer than 4000 digits")
+    if len(digits) > MAX_INT_DIGITS:
+        raise ValueError("integer literal longer than %d digits" % MAX_INT_DIGITS)
     return int(digits)
 
 
@@ -190,7 +196,7 @@ def hooked_scanner(object_hook):
 
 
 def loads(text):
-    """``text`` as one JSON value (no NaN or Infinity, integers of at most 4000 digits);
+    """``text`` as one JSON value (no NaN or Infinity, integers of at most ``MAX_INT_DIGITS``);
     raises ``ValueError`` as ``json.loads`` does, or ``RecursionError``.
 
     The C scanner straight away, and ``JSONDecoder.decode`` (same errors, same messages)
@@ -219,12 +225,13 @@ def loads(text):
 
 
 def _long_digits(text):
-    """Whether ``text`` holds a run of more than 4000 digits (an integer ``_parse_int``
-    refuses)."""
-    if len(text) <= 4000:
+    """Whether ``text`` holds a run of more than ``MAX_INT_DIGITS`` digits (an integer
+    ``_parse_int`` refuses). Tried only where a run starts, so in linear time (tried at
+    every digit, a line of runs just short of the bound took quadratic time)."""
+    if len(text) <= MAX_INT_DIGITS:
         return False
     import re  # (loaded by json already)
-    return re.search(r"[0-9]{4001}", text) is not None
+    return re.search(r"(?<![0-9])[0-9]{%d}" % (MAX_INT_DIGITS + 1), text) is not None
 
 
 def decode(line):
@@ -257,13 +264,15 @@ def decode(line):
 # are skipped whole, so the brackets inside them never count as nesting. An unterminated
 # string runs to the end of the line (after a lone trailing backslash too): every quote
 # then starts a match that succeeds, which keeps the scan linear (with only '"' as the
-# end, a hostile line of escaped quotes made each quote scan to the end and fail).
-_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)'
-_TOKEN = _STRING + rb'|[\[{]+|[\]}]+'
-_compiled = []  # (token finditer, string sub), made on the first line that needs a scan
+# end, a hostile line of escaped quotes made each quote scan to the end and fail). The
+# pattern starts with the set of its first characters, so that the search skips what
+# lies between tokens at C speed (a first character read from an alternation is not).
+_TOKEN = rb'["\[{\]}](?:(?<=")[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|(?<=[\[{])[\[{]*|(?<=[\]}])[\]}]*)'
+_compiled = []  # (the token finditer), made on the first line that needs a scan
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _OPEN_TO_CLOSE = bytes.maketrans(b"[{", b"]}")
 _SAME = bytes.maketrans(b"{}", b"[]")
+_NOT_BEFORE_VALUES = bytes(b for b in range(256) if b not in b",:[{")
 #: a too-deep line is flattened (to echo its id) only when it holds at most this many
 #: tokens (strings and bracket runs), walked in Python at ~0.5 us each: past it, the
 #: answer has id null
@@ -275,22 +284,44 @@ MAX_FLATTEN_TOKENS = 200000
 PASS_SHARE = 10
 
 
-def _regexes():
+def _tokens(line):
+    """The matches of ``_TOKEN`` in ``line``, in order."""
     if not _compiled:
-        import re  # (only for lines with more brackets than the depth limit)
+        import re  # (only for lines that are refused, and are flattened to read their id)
         _compiled.append(re.compile(_TOKEN, re.S).finditer)
-        _compiled.append(re.compile(_STRING, re.S).sub)
-    return _compiled
+    return _compiled[0](line)
+
+
+def _strings_cut(line, most):
+    """``line`` without its strings (at C speed), or None when it holds more than ``most``
+    of them (more than a line of at most ``most`` values can: cutting them out costs a
+    piece each). Escapes pair up left to right, so taking off the escaped backslashes,
+    then the escaped quotes, leaves a quote only where a string starts or ends (a stray
+    backslash outside strings may shift what follows it, where the parser stops anyway:
+    what it reads before it is cut alike)."""
+    if b'"' in line:
+        if b"\\" in line:
+            line = line.replace(b"\\\\", b"").replace(b'\\"', b"")
+        if line.count(b'"') > 2 * most + 1:
+            return None
+        line = b"".join(line.split(b'"')[::2])
+    return line
 
 
 def _brackets(line):
-    """The brackets of ``line`` outside its strings, in order (at C speed)."""
-    if b'"' in line:
-        if b"\\" in line:
-            line = _regexes()[1](b"", line)
-        else:  # (no escapes: a string is what lies between two quotes)
-            line = b"".join(line.split(b'"')[::2])
-    return line.translate(None, _NOT_BRACKETS)
+    """The brackets of ``line`` outside its strings, in order (at C speed). JSON has no
+    more strings than values: a line with more is refused before they are cut out."""
+    outside = _strings_cut(line, _values_in(line))
+    if outside is None:
+        raise ParseError("Parse error: more strings than values, so not JSON")
+    return outside.translate(None, _NOT_BRACKETS)
+
+
+def _values_in(outside):
+    """At least as many as the values and object keys of a line (``outside``: the line
+    without its strings; with them, more): each but the first follows a comma, a colon or
+    an opener."""
+    return len(outside.translate(None, _NOT_BEFORE_VALUES)) + 1
 
 
 def _runs(tokens):
@@ -369,7 +400,7 @@ def _run_depth(brackets, step=1 << 20):
 
 def _scan(line):
     """``(deepest, spans, paired)`` of ``line`` (see ``_runs``)."""
-    return _runs(_regexes()[0](line))
+    return _runs(_tokens(line))
 
 
 def flatten_if_deeper(line, limit):
@@ -391,8 +422,12 @@ def flatten_if_deeper(line, limit):
     deep, paired = _deeper_than(brackets, limit)
     if not paired:
         raise ParseError("Parse error: brackets do not pair up")
-    if not deep:
-        return None
+    return _flattened(line, brackets) if deep else None
+
+
+def _flattened(line, brackets):
+    """``line`` with every container inside the top-level one replaced by ``null``, or
+    ``b""`` past ``MAX_FLATTEN_TOKENS`` (see ``flatten_if_deeper``)."""
     try:
         line.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -412,43 +447,93 @@ def flatten_if_deeper(line, limit):
 
 
 def _tokens_in(line, brackets):
-    """An upper bound of the tokens ``_scan`` meets in ``line`` (counted at C speed)."""
-    return line.count(b'"') // 2 + 1 + sum(  # (no "[}" or "{]" by here: a parse error)
-        brackets.count(pair) for pair in (b"[]", b"{}", b"][", b"]{", b"}[", b"}{"))
+    """An upper bound of the tokens ``_scan`` meets in ``line`` (counted at C speed): its
+    strings, and its runs of openers and of closers."""
+    strings = line.count(b'"') // 2 + 1
+    if strings + len(brackets) <= MAX_FLATTEN_TOKENS:
+        return strings + len(brackets)
+    # (runs of openers and of closers alternate: each run of openers but the first
+    # follows a closer, so at most twice one more than the closers followed by an opener)
+    return strings + 2 * (brackets.translate(_SAME).count(b"][") + 1) + 1
 
 
-class TooDeep:
-    """A message nested deeper than ``limit`` (the ``max_depth`` in force): its flattened
-    top level (``flat``), from which a valid id can still be read."""
+def too_many_values(line, limit):
+    """Whether ``line`` holds more than ``limit`` values and object keys (counted at C
+    speed; a line that is not longer than ``limit`` bytes cannot): what decoding it costs
+    grows with them (~0.1 to 0.6 us each), and this holds it down."""
+    return _excess(line, limit) is not False
 
-    __slots__ = ("flat", "limit")
 
-    def __init__(self, flat, limit):
+def _excess(line, limit):
+    """False when ``line`` holds at most ``limit`` values and keys; else the line without
+    its strings (None: it has more than ``limit`` strings)."""
+    if len(line) <= limit or _values_in(line) <= limit:
+        return False  # (counted with its strings: no fewer than without)
+    outside = _strings_cut(line, limit)
+    if outside is None or outside is line or _values_in(outside) > limit:
+        return outside
+    return False
+
+
+def _top_level(line, outside, limit):
+    """The top level of a line that holds more than ``limit`` values (``outside``: the
+    line without its strings, or None), decoded from the flattened line; None when that
+    cannot be read at a bounded cost."""
+    if outside is None:
+        outside = _strings_cut(line, MAX_FLATTEN_TOKENS)
+        if outside is None:
+            return None
+    flat = _flattened(line, outside.translate(None, _NOT_BRACKETS))
+    return decode(flat) if flat and not too_many_values(flat, limit) else None
+
+
+class Refused:
+    """A message refused before it was decoded (-32600): nested deeper than ``max_depth``
+    or holding more than ``max_line_values``. ``flat`` is its top level, decoded from the
+    flattened line (None when that cannot be read at a bounded cost), from which a valid
+    id can still be read; ``reason`` says which limit, for the error message."""
+
+    __slots__ = ("flat", "reason")
+
+    def __init__(self, flat, reason):
         self.flat = flat
-        self.limit = limit
+        self.reason = reason
 
 
-def read_line(line, max_depth, batches):
-    """One line as a value to serve: the decoded JSON, or ``TooDeep`` for a message that
-    nests deeper than ``max_depth``; raises ``ParseError``.
+def _too_deep(flat, limit):
+    return Refused(flat, "nesting deeper than %d levels (max_depth)" % limit)
+
+
+def read_line(line, limits, batches):
+    """One line as a value to serve: the decoded JSON, or ``Refused`` for a message that
+    nests deeper than ``limits.max_depth`` or holds more than ``limits.max_line_values``
+    values; raises ``ParseError``.
 
     With ``batches`` (the connection's revision has them) a batch too deep as a whole is
     judged item by item, so one deep item does not cost its siblings their replies: its
-    container items are decoded (or ``TooDeep``) and its scalar items read as None.
+    container items are decoded (or ``Refused``) and its scalar items read as None. A
+    batch with too many values is refused as a whole.
     """
+    max_depth, max_values = limits.max_depth, limits.max_line_values
+    if len(line) > max_values:  # (a line no longer than that cannot hold more)
+        excess = _excess(line, max_values)
+        if excess is not False:
+            return Refused(_top_level(line, excess, max_values),
+                           "more than %d values and keys in one message (max_line_values)" % max_values)
     if line.count(b"[") + line.count(b"{") <= max_depth:
         return decode(line)  # (the common case: too few brackets to nest too deep)
+    # (within max_line_values: so the scans below cost at most a step a value)
     flat = flatten_if_deeper(line, max_depth)
     if flat is None:
         return decode(line)
     msg = decode(flat) if flat else None  # (b"": too many tokens to read its id)
     if type(msg) is not list or not batches:
-        return TooDeep(msg, max_depth)
+        return _too_deep(msg, max_depth)
     items = []
     for start, end in _scan(line)[1]:  # (flattened: so at most MAX_FLATTEN_TOKENS)
         raw = line[start:end]
         inner = flatten_if_deeper(raw, max_depth - 1)
-        items.append(decode(raw) if inner is None else TooDeep(decode(inner), max_depth))
+        items.append(decode(raw) if inner is None else _too_deep(decode(inner), max_depth))
     return items + [None] * (len(msg) - len(items))
 
 

@@ -12,7 +12,8 @@ __all__ = ["Limits"]
 
 class Limits:
     __slots__ = ("max_line_bytes", "max_depth", "max_batch", "max_arguments",
-                 "max_argument_bytes", "max_render_bytes", "max_callable_ms", "max_listen_streams")
+                 "max_argument_bytes", "max_render_bytes", "max_callable_ms", "max_listen_streams",
+                 "max_line_values")
 
     #: name -> (default, minimum, maximum or None)
     DEFAULTS = {
@@ -30,6 +31,8 @@ class Limits:
         "max_callable_ms": (0, 0, None),
         # subscriptions/listen streams open at once on one connection
         "max_listen_streams": (16, 1, None),
+        # values and object keys in one message (what decoding it costs grows with them)
+        "max_line_values": (100000, 64, None),
     }
 
     def __init__(self, **values):

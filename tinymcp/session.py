@@ -28,7 +28,7 @@ import itertools
 from .call import Deferred, log_message
 from .errors import CallbackFailed, InternalError, InvalidParams, InvalidRequest, ProtocolError
 from .inbox import Decoded, Inbox
-from .jsonrpc import (Encoded, TooDeep, TooLong, check_id, encode, encode_response, error, is_response,
+from .jsonrpc import (Encoded, Refused, TooLong, check_id, encode, encode_response, error, is_response,
                       notification, read_line, response)
 from .methods import REGISTRY, server_info, stateless_result
 from .outbox import BATCH_OVERHEAD, Batch, Outbox
@@ -196,7 +196,7 @@ class Session:
             # applied now: served in turn it would have dropped that reply before it was
             # sent (a cancel read together with its request), and a notification has no
             # reply of its own whose order could change.
-            for rid in inbox.cancels(outbox.holds, self.server.limits.max_depth):
+            for rid in inbox.cancels(outbox.holds, self.server.limits):
                 self._cancel(rid)
         data = outbox.take()
         if inbox.eof and not inbox and self.conn.streams:
@@ -299,13 +299,13 @@ class Session:
         if req.batch is not None:
             msg = item
         elif type(item) is bytes:
-            msg = read_line(item, self.server.limits.max_depth, self.conn.batches)
+            msg = read_line(item, self.server.limits, self.conn.batches)
         else:
             msg = self._read(item)
         if req.batch is None and type(msg) is list:
             return self._batch(msg)
-        if type(msg) is TooDeep:
-            return self._too_deep(msg, req)
+        if type(msg) is Refused:
+            return self._refused(msg, req)
         if type(msg) is not dict:
             raise InvalidRequest("Invalid Request: expected a JSON object")
         method = msg.get("method")
@@ -339,9 +339,9 @@ class Session:
                                  "(max_line_bytes)" % item.limit)
         raise item  # a ParseError met while decoding it early
 
-    def _too_deep(self, msg, req):
-        """A message nested deeper than max_depth, read from its flattened top level:
-        -32600 with its id when that is valid; nothing for a notification or a response."""
+    def _refused(self, msg, req):
+        """A message refused before it was decoded (too deep, too many values), read from its
+        flattened top level: -32600 with its valid id; nothing for a notification or response."""
         flat = msg.flat
         if type(flat) is dict:
             if is_response(flat) or ("id" not in flat and "method" in flat):
@@ -349,7 +349,7 @@ class Session:
             rid = flat.get("id")
             if type(rid) is str or type(rid) is int:
                 req.rid = rid
-        raise InvalidRequest("Invalid Request: nesting deeper than %d levels (max_depth)" % msg.limit)
+        raise InvalidRequest("Invalid Request: " + msg.reason)
 
     def _batch(self, items):
         """A JSON-RPC batch: each item served through the boundary, the replies
