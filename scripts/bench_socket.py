@@ -184,6 +184,58 @@ def pings_beside_a_flooder(path, requests=5000, pings=20):
     return times
 
 
+def costly_lines(size=8 * 1024 * 1024 - 4096):
+    """``(label, line)``: the lines found costliest to read, each just under the default (8 MiB)
+    ``max_line_bytes`` (some refused by ``max_line_values`` or the integer cap, some served)."""
+    head = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"x":'
+    body = size - 80
+
+    def wrap(i, value):
+        return head % i + value + b"}}\n"
+
+    def listed(item, extra=b","):
+        return b"[" + (item + extra) * ((body - 2) // (len(item) + len(extra))) + b"0]"
+    return [
+        ("a list of zeros", wrap(1, listed(b"0"))),
+        ("a deep chain", wrap(2, b"[" * (body // 2) + b"]" * (body // 2))),
+        ("teeth 10 deep", wrap(3, listed(b"[" * 10 + b"]" * 10))),
+        ("300-digit integers", wrap(4, listed(b"1" * 300))),
+        ("one string", wrap(5, b'"' + b"a" * (body - 2) + b'"')),
+        ("escaped surrogate pairs", wrap(6, b'"' + b"\\ud83d\\ude00" * ((body - 2) // 12) + b'"')),
+        ("33,000 objects", wrap(7, b"[" + b",".join([b'{"k":"' + b"x" * 240 + b'"}'] * 33000) + b"]")),
+    ]
+
+
+def pings_beside_costly_lines(path):
+    """Round trips (ms) of pings from one client while another sends ``costly_lines`` one
+    after another (each reply read before the next line); and the seconds each line took."""
+    import threading
+    sender, other = connect(path, 2)
+    initialize([sender, other])
+    lines = costly_lines()
+    took = []
+
+    def send():
+        for label, data in lines:
+            t = time.perf_counter()
+            sender.sendall(data)
+            read_line(sender)
+            took.append((label, time.perf_counter() - t))
+    thread = threading.Thread(target=send, daemon=True)
+    thread.start()
+    times, i = [], 0
+    while thread.is_alive():
+        i += 1
+        t = time.perf_counter()
+        other.sendall(line({"jsonrpc": "2.0", "id": 100 + i, "method": "ping"}))
+        read_line(other)
+        times.append((time.perf_counter() - t) * 1000)
+    thread.join()
+    sender.close()
+    other.close()
+    return times, took
+
+
 def _send_until_closed(sock, data):
     try:
         sock.sendall(data)
@@ -350,6 +402,16 @@ def main(argv):
         print("%-44s %8s %8s" % ("fairness and notification (ms)", "median", "max"))
         print("%-44s %8.1f %8.1f" % ("ping while another client floods, never reads",
                                      times[len(times) // 2], times[-1]))
+        proc = start(path, extra)
+        try:
+            times, took = pings_beside_costly_lines(path)
+        finally:
+            stop(proc)
+        times.sort()
+        print("%-44s %8.1f %8.1f" % ("ping while another sends costly 8 MiB lines",
+                                     times[len(times) // 2], times[-1]))
+        print("  (%d pings; the lines, sent and answered: %s)" % (len(times), ", ".join(
+            "%s %.2f s" % (label, seconds) for label, seconds in took)))
         for how, ms in sorted(change_latencies(tmp).items()):
             ms.sort()
             print("%-44s %8.1f %8.1f" % ("list_changed after a rewrite (%s)" % how, ms[len(ms) // 2], ms[-1]))
