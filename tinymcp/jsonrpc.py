@@ -269,10 +269,10 @@ def decode(line):
 # lies between tokens at C speed (a first character read from an alternation is not).
 _TOKEN = rb'["\[{\]}](?:(?<=")[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|(?<=[\[{])[\[{]*|(?<=[\]}])[\]}]*)'
 _compiled = []  # (the token finditer), made on the first line that needs a scan
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
 _OPEN_TO_CLOSE = bytes.maketrans(b"[{", b"]}")
 _SAME = bytes.maketrans(b"{}", b"[]")
-_NOT_BEFORE_VALUES = bytes(b for b in range(256) if b not in b",:[{")
+_NOT_BEFORE_VALUES = bytes(range(256)).translate(None, b",:[{")
 #: a too-deep line is flattened (to echo its id) only when it holds at most this many
 #: tokens (strings and bracket runs), walked in Python at ~0.5 us each: past it, the
 #: answer has id null
