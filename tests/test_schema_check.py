@@ -637,3 +637,45 @@ def test_batch_is_rejected_outside_2025_03_26_and_when_empty():
             assert sc.check_server_message(rev, [_resp({})]) == [
                 "$: JSON-RPC batches are not allowed in %s" % rev]
     assert sc.check_server_message("2025-03-26", []) == ["$: empty batch response"]
+
+
+def _fetch_spec_main(monkeypatch, tmp_path, source):
+    """scripts/fetch-spec's ``main`` reading from ``source`` (a folder laid out as the
+    repository at its commit) through file:// URLs, its cache under ``tmp_path``."""
+    import runpy
+    from pathlib import Path
+    script = Path(sc.__file__).resolve().parents[1] / "scripts" / "fetch-spec"
+    main = runpy.run_path(str(script), run_name="fetch_spec")["main"]
+    monkeypatch.setitem(main.__globals__, "URL", source.as_uri() + "/%s/schema/%s/schema.json")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return main, main.__globals__
+
+
+def test_fetch_spec_fills_the_cache_at_its_commit_and_then_fetches_nothing(monkeypatch, tmp_path, capsys):
+    source = tmp_path / "repo"
+    main, names = _fetch_spec_main(monkeypatch, tmp_path, source)
+    for rev in names["REVISIONS"]:
+        folder = source / names["COMMIT"] / "schema" / rev
+        folder.mkdir(parents=True)
+        (folder / "schema.json").write_text('{"revision": "%s"}' % rev)
+    assert main() == 0
+    target = tmp_path / "cache" / "tinymcp" / ("spec-" + names["COMMIT"][:12])
+    assert capsys.readouterr().out == "%s\n" % target
+    assert sorted(p.name for p in target.iterdir()) == sorted(names["REVISIONS"])
+    assert (target / "2025-06-18" / "schema.json").read_text() == '{"revision": "2025-06-18"}'
+    import shutil
+    shutil.rmtree(str(source))
+    assert main() == 0  # (all cached: nothing fetched)
+
+
+def test_fetch_spec_says_why_and_keeps_no_part_when_a_schema_cannot_be_had(monkeypatch, tmp_path, capsys):
+    source = tmp_path / "repo"
+    main, names = _fetch_spec_main(monkeypatch, tmp_path, source)
+    first = names["REVISIONS"][0]
+    folder = source / names["COMMIT"] / "schema" / first
+    folder.mkdir(parents=True)
+    (folder / "schema.json").write_text("<html>not a schema</html>")  # (a proxy's page)
+    assert main() == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fetch-spec: cannot fetch the %s schema: " % first)
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("schema.json*"))
