@@ -4,8 +4,6 @@ Sans-I/O, and no protocol framing: the method handlers (``methods``) call these 
 validated values and shape what they return for the client's revision.
 """
 
-import binascii
-
 from .content import messages_from_render
 from .errors import CallbackFailed, ConfigError, InvalidParams, clip
 from .models import fast_prompt, listing_of_plain
@@ -147,6 +145,7 @@ _FROM_URLSAFE = bytes.maketrans(b"-_", b"+/")
 
 
 def encode_cursor(name, scope=""):
+    import binascii  # (a shared library: loaded with the first page, not at start)
     raw = name.encode("utf-8")
     sealed = scope.encode("ascii") + b"\0" if scope else b""  # ("": the cursors made before scopes)
     tag = binascii.crc32(_CURSOR_SALT + sealed + raw).to_bytes(4, "big")
@@ -158,6 +157,7 @@ def decode_cursor(cursor, scope=""):
     bad = InvalidParams("Invalid cursor")
     if not isinstance(cursor, str) or not cursor:  # (its length is bounded by max_line_bytes)
         raise bad
+    import binascii
     try:
         raw = binascii.a2b_base64(cursor.encode("ascii").translate(_FROM_URLSAFE)
                                   + b"=" * (-len(cursor) % 4))

@@ -9,11 +9,7 @@ when the limit passes; its thread is abandoned (Python cannot stop a thread), lo
 and replaced, and whatever it returns later is dropped.
 """
 
-# (threading itself is imported when a first thread starts)
-try:
-    from _queue import SimpleQueue
-except ImportError:  # pragma: no cover - PyPy: queue.py (~20 ms there) when a first job comes
-    SimpleQueue = None
+# (threading itself is imported when a first thread starts, the queue with a first job)
 try:
     from _thread import allocate_lock
 except ImportError:  # pragma: no cover
@@ -37,10 +33,11 @@ class _Job:
 
 
 def _queue():
-    if SimpleQueue is not None:
-        return SimpleQueue()
-    from queue import SimpleQueue as made_in_python
-    return made_in_python()
+    try:
+        from _queue import SimpleQueue
+    except ImportError:  # pragma: no cover - PyPy: queue.py (~20 ms there)
+        from queue import SimpleQueue
+    return SimpleQueue()
 
 
 class Workers:
