@@ -273,9 +273,9 @@ _NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
 _OPEN_TO_CLOSE = bytes.maketrans(b"[{", b"]}")
 _SAME = bytes.maketrans(b"{}", b"[]")
 _NOT_BEFORE_VALUES = bytes(range(256)).translate(None, b",:[{")
-#: a too-deep line is flattened (to echo its id) only when it holds at most this many
-#: tokens (strings and bracket runs), walked in Python at ~0.5 us each: past it, the
-#: answer has id null
+#: a refused line (too deep, too many values) is flattened to echo its id only when it
+#: holds at most this many tokens (strings and bracket runs), walked in Python at ~0.5 us
+#: each: past it, the answer has id null
 MAX_FLATTEN_TOKENS = 200000
 #: passes that take the innermost pairs off go on while each takes off at least this
 #: share of what is left (a pass costs ~2 ns a byte); then the runs are summed at C speed
