@@ -202,6 +202,8 @@ def costly_lines(size=8 * 1024 * 1024 - 4096):
         ("300-digit integers", wrap(4, listed(b"1" * 300))),
         ("one string", wrap(5, b'"' + b"a" * (body - 2) + b'"')),
         ("escaped surrogate pairs", wrap(6, b'"' + b"\\ud83d\\ude00" * ((body - 2) // 12) + b'"')),
+        ("runs split by spaces", wrap(8, b"[ " * (body // 4) + b"] " * (body // 4))),
+        ("a stray backslash", wrap(9, b"[" * 70 + b'\\""' + b"[]" * ((body - 150) // 2) + b'"' + b"]" * 70)),
         ("33,000 objects", wrap(7, b"[" + b",".join([b'{"k":"' + b"x" * 240 + b'"}'] * 33000) + b"]")),
     ]
 

@@ -129,7 +129,7 @@ def test_integer_literals_are_bounded_the_same_on_every_python(wire):
 
 # --- reading a line nested deeper than max_depth: its top level only ------------------------
 
-@pytest.mark.parametrize("levels", [990, 1000, 5000, 100000])
+@pytest.mark.parametrize("levels", [990, 1000, 5000, 40000])
 def test_deep_request_answer_does_not_depend_on_the_recursion_limit(levels):
     # Around and past the interpreter's recursion limit the answer is the same: the id is
     # read from the top level, the nesting refused (CPython and PyPy parsers give up at
@@ -316,3 +316,45 @@ def test_a_deep_line_with_too_many_tokens_to_flatten_is_answered_with_a_null_id(
     line = b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 201
     reply = wire.raw(line + b"\n")[0]
     assert reply["id"] is None and reply["error"]["code"] == -32600
+
+
+@pytest.mark.parametrize("line, depth", [
+    (b'[{"a":[]}]', 3),
+    (b'{"a":[{"a":[{"a":[]}]}]}', 6),
+    (b'[' + b'{"a":[' * 40 + b']}' * 40 + b']', 81),
+])
+def test_mixed_brackets_are_measured_one_level_a_pass(line, depth):
+    # (taking off the [] pairs made {} pairs that the same pass took off too: lines nested
+    # up to twice the limit passed)
+    from tinymcp.jsonrpc import Refused, read_line
+    assert type(read_line(line, Limits(max_depth=depth - 1), False)) is Refused
+    assert type(read_line(line, Limits(max_depth=depth), False)) is not Refused
+
+
+@pytest.mark.parametrize("shape, error", [
+    (lambda n: b'{"id":1,"x":' + b"[ " * n + b"] " * n + b"}", None),       # runs split by spaces
+    (lambda n: b'{"id":1,"x":' + b"[0," * n + b"0" + b"]" * n + b"}", None),  # ... and by scalars
+    (lambda n: b"[" * 70 + b'\\""' + b"[]" * n + b'"' + b"]" * 70, None),  # a stray backslash
+], ids=["spaces", "scalars", "stray-backslash"])
+def test_flattening_walks_at_most_max_flatten_tokens_whatever_the_count_says(shape, error, monkeypatch):
+    from tinymcp import jsonrpc
+    monkeypatch.setattr(jsonrpc, "MAX_FLATTEN_TOKENS", 100)
+    limits = Limits(max_line_values=10 ** 9)
+
+    def read(line):
+        try:
+            return jsonrpc.read_line(line, limits, False)
+        except ParseError as exc:
+            return exc
+    for n in (1000, 100000):
+        result = read(shape(n))
+        assert type(result) is (error or jsonrpc.Refused)
+        if error is None:
+            assert result.flat is None  # (too many tokens to read its id)
+    assert _python_steps(read, shape(100000)) <= _python_steps(read, shape(1000)) + 50
+
+
+def test_the_integer_cap_counts_digits_not_the_sign():
+    assert decode(b"-" + b"9" * 300) == -int("9" * 300)
+    with pytest.raises(ParseError, match="longer than 300 digits"):
+        decode(b"-" + b"9" * 301)

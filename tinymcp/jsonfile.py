@@ -385,7 +385,8 @@ def _refused(text, message):
         token = match.group()
         if token in ("NaN", "Infinity", "-Infinity"):
             return match.start(), "%s is not a JSON number: write a number, or null" % token
-        if len(token) > MAX_INT_DIGITS and token.lstrip("-")[:MAX_INT_DIGITS + 1].isdigit():
+        digits = token.lstrip("-")
+        if len(digits) > MAX_INT_DIGITS and digits[:MAX_INT_DIGITS + 1].isdigit():
             return match.start(), "a number of more than %d digits: write it as a string" % MAX_INT_DIGITS
     return None, message
 

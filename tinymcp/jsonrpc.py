@@ -120,7 +120,7 @@ MAX_INT_DIGITS = 300
 
 
 def _parse_int(digits):
-    if len(digits) > MAX_INT_DIGITS:
+    if len(digits) > MAX_INT_DIGITS and len(digits.lstrip("-")) > MAX_INT_DIGITS:
         raise ValueError("integer literal longer than %d digits" % MAX_INT_DIGITS)
     return int(digits)
 
@@ -274,9 +274,10 @@ _OPEN_TO_CLOSE = bytes.maketrans(b"[{", b"]}")
 _SAME = bytes.maketrans(b"{}", b"[]")
 _NOT_BEFORE_VALUES = bytes(range(256)).translate(None, b",:[{")
 #: a refused line (too deep, too many values) is flattened to echo its id only when it
-#: holds at most this many tokens (strings and bracket runs), walked in Python at ~0.5 us
-#: each: past it, the answer has id null
-MAX_FLATTEN_TOKENS = 200000
+#: holds at most this many tokens (strings and bracket runs), walked in Python at ~0.3 us
+#: each: past it, the answer has id null (a request nesting 40,000 one-key objects holds
+#: ~80,000; what the walk costs is held to ~0.05 s)
+MAX_FLATTEN_TOKENS = 100000
 #: passes that take the innermost pairs off go on while each takes off at least this
 #: share of what is left (a pass costs ~2 ns a byte); then the runs are summed at C speed
 #: (~0.1 us a run). Teeth of depth d cost d passes or 2/d runs a byte: the worst shape
@@ -325,13 +326,15 @@ def _values_in(outside):
 
 
 def _runs(tokens):
-    """``(deepest, spans, paired)`` over ``tokens`` (matches of ``_TOKEN``): the depth, the
-    ``(start, end)`` spans of the containers directly inside the top-level one, and whether
-    the brackets pair up. A run of brackets costs one step, whatever its length."""
+    """``(deepest, spans, paired)`` over ``tokens`` (an iterator of matches of ``_TOKEN``):
+    the depth, the ``(start, end)`` spans of the containers directly inside the top-level
+    one, and whether the brackets pair up; None past ``MAX_FLATTEN_TOKENS`` (each is a step
+    in Python: the walk stops there). A run of brackets costs one step, whatever its length."""
+    from itertools import islice
     stack = bytearray()
     deepest = start = 0
     spans = []
-    for match in tokens:
+    for match in islice(tokens, MAX_FLATTEN_TOKENS):
         run = match.group()
         c = run[0]
         if c == 0x22:  # '"': a whole string
@@ -350,6 +353,8 @@ def _runs(tokens):
         del stack[before - k:]
         if before >= 2 > len(stack):
             spans.append((start, match.start() + before - 1))
+    if next(tokens, None) is not None:
+        return None  # (more tokens than the walk takes)
     return deepest, spans, not stack
 
 
@@ -358,19 +363,23 @@ def _deeper_than(brackets, limit):
     innermost pairs are taken off a pass at a time (each pass lowers the depth by exactly
     one: every deepest bracket pair is innermost) while that takes off much; what is left
     is summed a run at a time. ``paired`` counts brackets only: a pair of the wrong kinds
-    is found by the passes, or by the parser, or by the flattening (``flatten_if_deeper``)."""
+    is found here when it is adjacent, else by the parser or by the flattening
+    (``flatten_if_deeper``). The passes see one kind of bracket: with two, taking off the
+    ``[]`` pairs could make a ``{}`` pair that the same pass took off too (``{[]}``: two
+    levels in one pass, so a line nested twice as deep as the limit passed)."""
+    if b"[}" in brackets or b"{]" in brackets:
+        return False, False  # (a bracket closed by the wrong kind: not JSON, whatever the depth)
+    brackets = brackets.translate(_SAME)
     passes = 0
     while brackets:
-        if b"[}" in brackets or b"{]" in brackets:
-            return False, False  # (a bracket closed by the wrong kind: not JSON, whatever the depth)
-        shorter = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        shorter = brackets.replace(b"[]", b"")
         removed, brackets = len(brackets) - len(shorter), shorter
         if not removed:
             break
         passes += 1
         if removed * PASS_SHARE < len(brackets):
             break  # (few peaks left: the runs are cheaper than more passes)
-    deepest, paired = _run_depth(brackets.translate(_SAME))
+    deepest, paired = _run_depth(brackets)
     return passes + deepest > limit, paired
 
 
@@ -434,7 +443,10 @@ def _flattened(line, brackets):
         raise ParseError("Parse error: invalid UTF-8 at byte %d" % exc.start)
     if _tokens_in(line, brackets) > MAX_FLATTEN_TOKENS:
         return b""
-    _, spans, paired = _scan(line)
+    scanned = _scan(line)
+    if scanned is None:
+        return b""
+    _, spans, paired = scanned
     if not paired:  # (a pair of the wrong kinds the count could not see)
         raise ParseError("Parse error: brackets do not pair up")
     pieces, done = [], 0
@@ -447,8 +459,10 @@ def _flattened(line, brackets):
 
 
 def _tokens_in(line, brackets):
-    """An upper bound of the tokens ``_scan`` meets in ``line`` (counted at C speed): its
-    strings, and its runs of openers and of closers."""
+    """About the tokens ``_scan`` meets in ``line``, counted at C speed to give up at once
+    on a line that plainly holds too many: its strings, and its runs of openers and of
+    closers. Not a bound either way (an escaped quote counts, runs split by white space or
+    a scalar count as one), so the walk itself stops at ``MAX_FLATTEN_TOKENS`` too."""
     strings = line.count(b'"') // 2 + 1
     if strings + len(brackets) <= MAX_FLATTEN_TOKENS:
         return strings + len(brackets)

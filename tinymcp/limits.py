@@ -18,7 +18,8 @@ class Limits:
     #: name -> (default, minimum, maximum or None)
     DEFAULTS = {
         # one JSON-RPC line: room for a prompts/get whose max_argument_bytes are all
-        # escaped (6 bytes a character at most), and a bound on what reading one costs
+        # escaped (at most 6 bytes for each byte of UTF-8), and a bound on what reading
+        # one costs
         "max_line_bytes": (8 * 1024 * 1024, 64, None),
         # JSON nesting of one message; at most 256 so that what passes always parses
         # within the interpreter's recursion limit (1000 on CPython and PyPy alike)
