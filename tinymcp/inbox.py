@@ -26,39 +26,33 @@ class Decoded:
         self.value = value
 
 
-class Inbox:
-    __slots__ = ("_lines", "_items", "eof")
+class Inbox(deque):
+    """The items waiting, in order (a deque: its length and truth are asked per line, at
+    C speed), with the framing of what comes next."""
+
+    __slots__ = ("_lines", "eof")
 
     def __init__(self):
+        deque.__init__(self)
         self._lines = LineBuffer()
-        self._items = deque()
         #: the peer's end of input has been read
         self.eof = False
-
-    def __len__(self):
-        return len(self._items)
 
     def feed(self, data, max_line):
         """Bytes read from the peer (``b""`` at its EOF)."""
         if data:
-            self._items.extend(self._lines.feed(data, max_line))
+            self.extend(self._lines.feed(data, max_line))
         else:
-            self._items.extend(self._lines.close(max_line))
+            self.extend(self._lines.close(max_line))
             self.eof = True
-
-    def popleft(self):
-        return self._items.popleft()
-
-    def clear(self):
-        self._items.clear()
 
     def cancels(self, queued, limits):
         """Take out the held ``notifications/cancelled`` that name a request id for which
         ``queued(rid)`` is true, and return those ids, in order. Each held line is decoded
         once, here, and kept decoded for its turn (a line too deep stays as it is: it is
         refused in turn, and is never a cancel, as is one with too many values)."""
-        found, kept = [], deque()
-        for item in self._items:
+        found, kept = [], []
+        for item in self:
             if type(item) is bytes:
                 try:
                     if not too_many_values(item, limits.max_line_values) \
@@ -71,7 +65,8 @@ class Inbox:
                 found.append(rid)
                 continue
             kept.append(item)
-        self._items = kept
+        self.clear()
+        self.extend(kept)
         return found
 
 

@@ -90,9 +90,12 @@ class Outbox:
         ``rid`` when ``cancellable``. A later request reusing an id takes the key."""
         entry = _Entry(rid, notes, reply, batch)
         self._entries.append(entry)
-        if batch is not None and reply is not None:
-            batch.replies += 1
-        self.size += _size(notes, reply, batch)
+        if batch is None:  # (the common case, without a call: _size's)
+            self.size += len(notes) if reply is None else len(notes) + len(reply)
+        else:
+            if reply is not None:
+                batch.replies += 1
+            self.size += _size(notes, reply, batch)
         if cancellable:
             self._by_id[rid] = entry
 
@@ -171,7 +174,9 @@ class Outbox:
             self.size = 0
         if len(entries) == 1 and entries[0].batch is None:  # the common case: one reply
             entry = entries[0]
-            return entry.notes + entry.reply if entry.reply is not None else entry.notes
+            if entry.reply is None or not entry.notes:
+                return entry.notes if entry.reply is None else entry.reply
+            return entry.notes + entry.reply
         out = []
         batch, replies = None, []
         for entry in entries:

@@ -90,12 +90,14 @@ def _level(value, name):
 class Connection:
     """One connection's protocol state (see the module docstring)."""
 
-    __slots__ = ("state", "revision", "log_threshold", "streams", "_server", "_can_notify")
+    __slots__ = ("state", "revision", "batches", "log_threshold", "streams", "_server", "_can_notify")
 
     def __init__(self, server, can_notify=True):
         self.state = NEW
         #: the negotiated handshake-era ``Revision`` (None before initialize)
         self.revision = None
+        #: whether that revision has JSON-RPC batches (read for every line: kept, not asked)
+        self.batches = False
         #: handshake-era logging/setLevel threshold (an index into LOG_LEVELS), or None
         level = server.config.log_level
         self.log_threshold = None if level is None else SEVERITY[level]
@@ -180,22 +182,18 @@ class Connection:
         if after is not None:
             self.state = after
             self.revision = call.revision
+            self.batches = call.revision is not None and call.revision.batches
 
     def check_batch(self, size, limit):
         """A JSON-RPC batch of ``size`` requests (JSON-RPC 2.0 section 6) may be served
         only under a revision that has batches (2025-03-26), within ``max_batch``."""
-        if self.revision is None or not self.revision.batches:
+        if not self.batches:
             raise _batches_refused()
         if not size:
             raise InvalidRequest("Invalid Request: empty batch")
         if size > limit:
             raise InvalidRequest("Invalid Request: batch of %d exceeds the limit of %d "
                                  "(max_batch)" % (size, limit))
-
-    @property
-    def batches(self):
-        """Whether this connection's revision has JSON-RPC batches."""
-        return self.revision is not None and self.revision.batches
 
     # --- what the server may send on its own ---------------------------------------------
 
