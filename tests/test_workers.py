@@ -6,6 +6,7 @@ drives it. Every wait is for a line (``GUARD`` only guards against a hang); a ca
 that must be mid-run waits on an ``Event`` the test sets.
 """
 
+import json
 import os
 import threading
 
@@ -43,7 +44,6 @@ class Live:
 
     def batch(self):
         """The next line, a batch's array."""
-        import json
         import time
         deadline = time.monotonic() + GUARD
         while b"\n" not in self.lines.buf:
@@ -59,7 +59,6 @@ class Live:
         rest = self.lines.buf + read_to_eof(self.r_out)
         for fd in (self.r_in, self.r_out):
             os.close(fd)
-        import json
         return [json.loads(x) for x in rest.splitlines()], self.status
 
 
@@ -170,7 +169,6 @@ def test_a_worker_outcome_that_is_a_baseexception_is_an_internal_error_on_the_lo
     wire_session.receive_data(line(req(1, "prompts/get", {"name": "r"})))
     [resolve] = done
     resolve(None, SystemExit(3))
-    import json
     reply = json.loads(wire_session.data_to_send())
     assert reply["id"] == 1 and reply["error"]["code"] == -32603
 
@@ -274,3 +272,48 @@ def test_unix_socket_served_on_a_thread_stops_when_the_server_is_stopped_from_an
     finally:
         server.stop()
         shutil.rmtree(where, ignore_errors=True)
+
+
+BIG = {"name": "big", "arguments": [{"name": "a"}], "messages": [{"role": "user", "text": "{a}"}]}
+
+
+def test_a_session_serves_a_line_a_call_even_when_a_held_batch_fills_the_budget():
+    # (the replies a batch holds for a callable count in the outbox and cannot leave: the
+    # session served nothing, and a transport that asked again asked for ever)
+    from tinymcp import Session
+    held = []
+
+    class Executor:
+        def submit(self, work, resolve, timeout=None):
+            held.append(resolve)
+
+        def post(self, fn):
+            fn()
+
+    session = Session(Server({"prompts": [{"name": "r", "render": lambda a: "x"}, BIG]},
+                             log=lambda *a: None), executor=Executor())
+    session.receive_data(line(INIT_0325))
+    batch = [req(1, "prompts/get", {"name": "r"})] + [
+        req(i, "prompts/get", {"name": "big", "arguments": {"a": "x" * 5000}}) for i in (2, 3)]
+    out = session.receive_data(line(batch) + line(req(8, "ping")) + line(req(9, "ping")), 1000)
+    served = []
+    for _ in range(3):  # (each call serves a line at least)
+        served += [json.loads(x)["id"] for x in out.splitlines()]
+        if not session.pending:
+            break
+        out = session.resume(1000)
+    assert served == [8, 9] and not session.pending and len(held) == 1
+
+
+def test_a_batch_held_for_a_callable_does_not_stall_the_lines_after_it_on_stdio():
+    started, release = threading.Event(), threading.Event()
+    live = Live({"prompts": [{"name": "slow", "render": blocking_render(started, release)}, BIG]})
+    live.send(INIT_0325)
+    live.frame()
+    big = [req(i, "prompts/get", {"name": "big", "arguments": {"a": "x" * 900000}}) for i in range(2, 7)]
+    live.send([req(1, "prompts/get", {"name": "slow"})] + big, req(9, "ping"))  # (4.5 MB held)
+    assert started.wait(GUARD)
+    assert live.frame()["id"] == 9
+    release.set()
+    assert [r["id"] for r in live.batch()] == [1, 2, 3, 4, 5, 6]
+    assert live.finish() == ([], [0])

@@ -267,7 +267,9 @@ class StreamPump:
         return bool(self._in or self.session.pending or (self.eof and not self._eof_fed))
 
     def _progress(self):
-        """Feed, write and (un)register until nothing more can happen right now."""
+        """Feed, write and (un)register until nothing more can happen right now, within
+        one turn (``TURN_SECONDS`` of serving, however many feeds it takes)."""
+        self._turn_ends = monotonic() + TURN_SECONDS
         while not self.closed:
             if not self.paused and not self._waiting and self._has_input():
                 self._feed()
@@ -294,7 +296,6 @@ class StreamPump:
         its EOF, with the room left below ``high`` as its budget."""
         session = self.session
         budget = max(self.high - len(self.out), 1)
-        self._turn_ends = monotonic() + TURN_SECONDS
         try:
             if self._in:
                 data, self._in = self._in, b""

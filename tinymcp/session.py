@@ -187,9 +187,9 @@ class Session:
     def resume(self, budget=None, turn_over=None):
         """Serve pending lines as ``receive_data`` does; bytes to send."""
         inbox, outbox = self.inbox, self.outbox
-        while inbox and (budget is None or outbox.size < budget):
+        while inbox:  # (a line at least: a batch's held replies may fill the budget for long)
             self._serve(inbox.popleft())
-            if turn_over is not None and turn_over():
+            if (budget is not None and outbox.size >= budget) or (turn_over is not None and turn_over()):
                 break
         if inbox and outbox.cancellable:
             # A cancel held back by the budget that names a reply still in the outbox is
