@@ -206,6 +206,22 @@ def test_batches_are_refused_for_modern_requests():
     assert batch[0]["error"]["code"] == -32600
 
 
+@pytest.mark.parametrize("params", [None, {}, {"_meta": {}}])
+def test_a_discover_probe_in_a_batch_is_refused_with_or_without_meta(params):
+    # (without _meta it was served, with an empty one refused: found in review)
+    m = modern_wire()
+    m.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}})
+    m.validate = False
+    probe = {"jsonrpc": "2.0", "id": 2, "method": "server/discover"}
+    if params is not None:
+        probe["params"] = params
+    [batch] = m.send([probe, {"jsonrpc": "2.0", "id": 3, "method": "ping"}])
+    assert [r["id"] for r in batch] == [2, 3]
+    assert batch[0]["error"] == {"code": -32600, "message":
+                                 "Invalid Request: batches are served only under protocol 2025-03-26"}
+    assert batch[1]["result"] == {}
+
+
 # --- listen streams ------------------------------------------------------------------------
 
 def test_listen_stream_gets_tagged_list_changed_after_a_runtime_change():

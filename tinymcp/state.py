@@ -152,6 +152,8 @@ class Connection:
         MUST be rejected with -32602)."""
         if type(meta) is not dict:
             if probe:  # a probe without _meta still learns what we speak (docs/decisions.md)
+                if in_batch:
+                    raise _batches_refused()  # (as with _meta: the era has no batches)
                 return Call(rid, method, LATEST_STATELESS, True, in_batch)
             meta = {}
         version = meta.get(META_VERSION, LATEST_STATELESS.version)
