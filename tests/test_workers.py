@@ -317,3 +317,28 @@ def test_a_batch_held_for_a_callable_does_not_stall_the_lines_after_it_on_stdio(
     release.set()
     assert [r["id"] for r in live.batch()] == [1, 2, 3, 4, 5, 6]
     assert live.finish() == ([], [0])
+
+
+def test_a_pending_reply_whose_id_a_later_request_reused_can_still_be_cancelled():
+    # (the later request took the id's key; once its reply had left, the pending one had
+    # none, and a cancel for the id no longer dropped it: found in review)
+    from tinymcp import Session
+    held = []
+
+    class Executor:
+        def submit(self, work, resolve, timeout=None):
+            held.append((work, resolve))
+
+        def post(self, fn):
+            fn()
+
+    session = Session(Server({"prompts": [{"name": "r", "render": lambda a: "x"}]},
+                             log=lambda *a: None), executor=Executor())
+    session.receive_data(line(INIT))
+    out = session.receive_data(line(req(1, "prompts/get", {"name": "r"})) + line(req(1, "ping")))
+    assert [json.loads(x)["id"] for x in out.splitlines()] == [1]  # (the ping's)
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+    assert session.receive_data(line(cancel)) == b""
+    [(work, resolve)] = held
+    resolve(work(), None)
+    assert session.data_to_send() == b""

@@ -58,15 +58,16 @@ def _size(notes, reply, batch):
 
 
 class _Entry:
-    __slots__ = ("rid", "notes", "reply", "batch", "pending", "dropped")
+    __slots__ = ("rid", "notes", "reply", "batch", "pending", "dropped", "keyed")
 
-    def __init__(self, rid, notes, reply, batch, pending=False):
+    def __init__(self, rid, notes, reply, batch, pending=False, keyed=False):
         self.rid = rid
         self.notes = notes    # encoded notifications (bytes, possibly b"")
         self.reply = reply    # the encoded reply line, or None (none yet: a listen stream)
         self.batch = batch
         self.pending = pending  # its answer is still to come (``fill``)
         self.dropped = False    # cancelled
+        self.keyed = keyed      # a cancel may drop it (by its id: the latest of an id holds the key)
 
 
 
@@ -88,7 +89,7 @@ class Outbox:
     def add(self, rid, notes, reply, cancellable=False, batch=None):
         """Queue a request's notifications (bytes) and reply (bytes or None); keyed by
         ``rid`` when ``cancellable``. A later request reusing an id takes the key."""
-        entry = _Entry(rid, notes, reply, batch)
+        entry = _Entry(rid, notes, reply, batch, False, cancellable)
         self._entries.append(entry)
         if batch is None:  # (the common case, without a call: _size's)
             self.size += len(notes) if reply is None else len(notes) + len(reply)
@@ -101,7 +102,7 @@ class Outbox:
 
     def add_pending(self, rid, cancellable=False, batch=None):
         """Hold a place for a request whose answer comes later; returns it for ``fill``."""
-        entry = _Entry(rid, b"", None, batch, True)
+        entry = _Entry(rid, b"", None, batch, True, cancellable)
         self._entries.append(entry)
         self.pending += 1
         if batch is not None:
@@ -201,8 +202,9 @@ class Outbox:
             elif not entry.dropped:
                 ready.append(entry)
         self._entries = kept
-        waiting = {id(e) for e in kept}
-        self._by_id = {rid: e for rid, e in self._by_id.items() if id(e) in waiting}
+        # (in order, so the latest of an id holds its key again, also one that lost it to
+        # a later request of the same id that has now left)
+        self._by_id = {e.rid: e for e in kept if e.keyed and not e.dropped}
         self.size = sum(_size(e.notes, e.reply, e.batch) for e in kept if not e.pending)
         return ready
 
