@@ -150,24 +150,38 @@ def test_a_callable_raising_systemexit_or_keyboardinterrupt_on_a_worker_fails_on
     assert len(live.logged) == 4
 
 
+class Holding:
+    """A session's executor that runs nothing: ``held`` keeps each job's ``(work, resolve)``
+    until the test resolves it."""
+
+    def __init__(self):
+        self.held = []
+
+    def submit(self, work, resolve, timeout=None):
+        self.held.append((work, resolve))
+
+    def post(self, fn):
+        fn()
+
+
+def held_session(prompts, initialize=INIT):
+    """A sans-I/O Session on ``Holding``, initialized; returns ``(session, executor)``."""
+    from tinymcp import Session
+    executor = Holding()
+    session = Session(Server({"prompts": prompts}, log=lambda *a: None), executor=executor)
+    session.receive_data(line(initialize))
+    return session, executor
+
+
+RENDERED = {"name": "r", "render": lambda a: "x"}
+
+
 def test_a_worker_outcome_that_is_a_baseexception_is_an_internal_error_on_the_loop():
     # the session's side of the worker boundary: whatever a worker posts back as the
     # outcome (here SystemExit itself), the loop answers -32603 and goes on
-    from tinymcp import Session
-    done = []
-
-    class Executor:
-        def submit(self, work, resolve, timeout=None):
-            done.append(resolve)
-
-        def post(self, fn):
-            fn()
-
-    wire_session = Session(Server({"prompts": [{"name": "r", "render": lambda a: "x"}]},
-                                   log=lambda *a: None), executor=Executor())
-    wire_session.receive_data(line(INIT))
+    wire_session, executor = held_session([RENDERED])
     wire_session.receive_data(line(req(1, "prompts/get", {"name": "r"})))
-    [resolve] = done
+    [(_, resolve)] = executor.held
     resolve(None, SystemExit(3))
     reply = json.loads(wire_session.data_to_send())
     assert reply["id"] == 1 and reply["error"]["code"] == -32603
@@ -280,19 +294,7 @@ BIG = {"name": "big", "arguments": [{"name": "a"}], "messages": [{"role": "user"
 def test_a_session_serves_a_line_a_call_even_when_a_held_batch_fills_the_budget():
     # (the replies a batch holds for a callable count in the outbox and cannot leave: the
     # session served nothing, and a transport that asked again asked for ever)
-    from tinymcp import Session
-    held = []
-
-    class Executor:
-        def submit(self, work, resolve, timeout=None):
-            held.append(resolve)
-
-        def post(self, fn):
-            fn()
-
-    session = Session(Server({"prompts": [{"name": "r", "render": lambda a: "x"}, BIG]},
-                             log=lambda *a: None), executor=Executor())
-    session.receive_data(line(INIT_0325))
+    session, executor = held_session([RENDERED, BIG], INIT_0325)
     batch = [req(1, "prompts/get", {"name": "r"})] + [
         req(i, "prompts/get", {"name": "big", "arguments": {"a": "x" * 5000}}) for i in (2, 3)]
     out = session.receive_data(line(batch) + line(req(8, "ping")) + line(req(9, "ping")), 1000)
@@ -302,7 +304,7 @@ def test_a_session_serves_a_line_a_call_even_when_a_held_batch_fills_the_budget(
         if not session.pending:
             break
         out = session.resume(1000)
-    assert served == [8, 9] and not session.pending and len(held) == 1
+    assert served == [8, 9] and not session.pending and len(executor.held) == 1
 
 
 def test_a_batch_held_for_a_callable_does_not_stall_the_lines_after_it_on_stdio():
@@ -322,23 +324,11 @@ def test_a_batch_held_for_a_callable_does_not_stall_the_lines_after_it_on_stdio(
 def test_a_pending_reply_whose_id_a_later_request_reused_can_still_be_cancelled():
     # (the later request took the id's key; once its reply had left, the pending one had
     # none, and a cancel for the id no longer dropped it: found in review)
-    from tinymcp import Session
-    held = []
-
-    class Executor:
-        def submit(self, work, resolve, timeout=None):
-            held.append((work, resolve))
-
-        def post(self, fn):
-            fn()
-
-    session = Session(Server({"prompts": [{"name": "r", "render": lambda a: "x"}]},
-                             log=lambda *a: None), executor=Executor())
-    session.receive_data(line(INIT))
+    session, executor = held_session([RENDERED])
     out = session.receive_data(line(req(1, "prompts/get", {"name": "r"})) + line(req(1, "ping")))
     assert [json.loads(x)["id"] for x in out.splitlines()] == [1]  # (the ping's)
     cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
     assert session.receive_data(line(cancel)) == b""
-    [(work, resolve)] = held
+    [(work, resolve)] = executor.held
     resolve(work(), None)
     assert session.data_to_send() == b""
