@@ -412,7 +412,7 @@ def _scan(line):
     return _runs(_tokens(line))
 
 
-def flatten_if_deeper(line, limit):
+def flatten_if_deeper(line, limit, outside=None):
     """``None`` when ``line`` nests ``limit`` containers deep or fewer; else the line with
     every container inside the top-level one replaced by ``null`` (or ``b""`` when the
     line has too many tokens to flatten at a bounded cost: then no id is read).
@@ -427,7 +427,8 @@ def flatten_if_deeper(line, limit):
     # Brackets bound the nesting from above: most lines never need the scan.
     if line.count(b"[") + line.count(b"{") <= limit:
         return None
-    brackets = _brackets(line)
+    # (``outside``: the line without its strings, when the value count cut them out already)
+    brackets = _brackets(line) if outside is None else outside.translate(None, _NOT_BRACKETS)
     deep, paired = _deeper_than(brackets, limit)
     if not paired:
         raise ParseError("Parse error: brackets do not pair up")
@@ -475,18 +476,17 @@ def too_many_values(line, limit):
     """Whether ``line`` holds more than ``limit`` values and object keys (counted at C
     speed; a line that is not longer than ``limit`` bytes cannot): what decoding it costs
     grows with them (~0.1 to 0.6 us each), and this holds it down."""
-    return _excess(line, limit) is not False
+    return _excess(line, limit)[0]
 
 
 def _excess(line, limit):
-    """False when ``line`` holds at most ``limit`` values and keys; else the line without
-    its strings (None: it has more than ``limit`` strings)."""
+    """``(over, outside)``: whether ``line`` holds more than ``limit`` values and keys, and
+    the line without its strings when that had to be cut (else None; None when over, too,
+    if it has more than ``limit`` strings)."""
     if len(line) <= limit or _values_in(line) <= limit:
-        return False  # (counted with its strings: no fewer than without)
+        return False, None  # (counted with its strings: no fewer than without)
     outside = _strings_cut(line, limit)
-    if outside is None or outside is line or _values_in(outside) > limit:
-        return outside
-    return False
+    return outside is None or outside is line or _values_in(outside) > limit, outside
 
 
 def _top_level(line, outside, limit):
@@ -529,15 +529,16 @@ def read_line(line, limits, batches):
     batch with too many values is refused as a whole.
     """
     max_depth, max_values = limits.max_depth, limits.max_line_values
+    outside = None
     if len(line) > max_values:  # (a line no longer than that cannot hold more)
-        excess = _excess(line, max_values)
-        if excess is not False:
-            return Refused(_top_level(line, excess, max_values),
+        over, outside = _excess(line, max_values)
+        if over:
+            return Refused(_top_level(line, outside, max_values),
                            "more than %d values and keys in one message (max_line_values)" % max_values)
     if line.count(b"[") + line.count(b"{") <= max_depth:
         return decode(line)  # (the common case: too few brackets to nest too deep)
     # (within max_line_values: so the scans below cost at most a step a value)
-    flat = flatten_if_deeper(line, max_depth)
+    flat = flatten_if_deeper(line, max_depth, outside)
     if flat is None:
         return decode(line)
     msg = decode(flat) if flat else None  # (b"": too many tokens to read its id)
