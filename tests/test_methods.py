@@ -129,6 +129,98 @@ def test_modern_errors_keep_their_codes():
     assert one(m.modern("tools/list"))["error"]["code"] == -32601
 
 
+def _get_both_ways(prompt, rev, arguments, limits):
+    """(the fast path's encoded result or None, the general path's) of one prompts/get."""
+    from tinymcp.call import Call
+    from tinymcp.jsonrpc import encode
+    from tinymcp.methods import _framed, _get_result
+    from tinymcp.prompts import filled, template_texts
+    texts = template_texts(prompt, arguments)
+    call = Call(1, "prompts/get", rev, False, False)
+    return (_framed(prompt, rev, texts, limits),
+            encode(_get_result(call, prompt, filled(prompt, texts), limits))[:-1])
+
+
+def test_an_encoded_get_result_is_byte_for_byte_the_general_one():
+    """``methods._framed`` (a prompt's encoded result with gaps for its texts) against
+    building and encoding the result, on generated prompts, every handshake revision and
+    argument values that escape every way."""
+    import random
+    from generated_prompts import generated_prompt
+    from tinymcp.limits import Limits
+    from tinymcp.models import Prompt
+    from tinymcp.revisions import REVISIONS
+    from tinymcp.validate import Check
+    rng = random.Random(17)
+    values = ["", "x", 'q"\\/', "\u00e9\n\t\x00\x1f\x7f", "\U0001f600", "\ud800", "\udc00x", "{a}",
+              "\ue000tinymcp gap 0\ue001", "\u2028" * 3]
+    limits = Limits()
+    framed = general = 0
+    for _ in range(4000):
+        prompt = Prompt.from_wire(Check(), generated_prompt(rng), "prompts[0]")
+        if prompt is None or prompt.render_fn is not None:
+            continue
+        arguments = {a.name: rng.choice(values) for a in prompt.arguments if rng.random() < 0.8}
+        for rev in REVISIONS.values():
+            if rev.stateless:
+                continue
+            fast, slow = _get_both_ways(prompt, rev, arguments, limits)
+            if fast is None:
+                general += 1
+            else:
+                framed += 1
+                assert fast == slow, (prompt.name, rev, arguments)
+    assert framed > 3000 and general > 0  # (both ways were taken)
+
+
+@pytest.mark.parametrize("content, framed_in", [
+    # a resource link's uri, or a dated block's text, are in a text block where the
+    # revision has no such block or date: no frame there
+    ({"type": "resource_link", "uri": "file:///{a}", "name": "r"}, ("2025-06-18", "2025-11-25")),
+    ({"type": "text", "text": "{a}", "annotations": {"lastModified": "2025-01-01T00:00:00Z"}},
+     ("2025-06-18", "2025-11-25")),
+    ({"type": "resource", "resource": {"uri": "u:{a}", "text": "{a}!", "_meta": {"k": 1}}},
+     ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")),
+    # a fixed text that reads as a gap: the result could not be cut there
+    ({"type": "text", "text": "\ue000tinymcp gap 0\ue001"}, ()),
+])
+def test_a_get_result_is_framed_only_where_each_value_stands_whole(content, framed_in):
+    from tinymcp.limits import Limits
+    from tinymcp.models import Prompt
+    from tinymcp.revisions import REVISIONS
+    from tinymcp.validate import Check
+    messages = [{"role": "user", "content": content}]
+    if "{a}" not in str(content):
+        messages.append({"role": "user", "text": "and {a}"})
+    prompt = Prompt.from_wire(Check(), {"name": "p", "arguments": [{"name": "a"}],
+                                        "messages": messages}, "prompts[0]")
+    for version, rev in REVISIONS.items():
+        if not rev.stateless:
+            fast, slow = _get_both_ways(prompt, rev, {"a": 'x"y'}, Limits())
+            assert (fast is not None) == (version in framed_in), version
+            assert fast in (None, slow)
+
+
+def test_a_framed_get_leaves_the_render_limit_to_the_general_path():
+    """Past the cheap bound (12 bytes a character), the general path measures the text
+    escaped and answers or refuses."""
+    from tinymcp.limits import Limits
+    from tinymcp.models import Prompt
+    from tinymcp.revisions import LATEST_HANDSHAKE
+    from tinymcp.validate import Check
+    prompt = Prompt.from_wire(Check(), {"name": "p", "arguments": [{"name": "a"}],
+                                        "messages": [{"role": "user", "text": "<{a}>"}]}, "prompts[0]")
+    limits = Limits(max_render_bytes=120)
+    assert _get_both_ways(prompt, LATEST_HANDSHAKE, {"a": "x" * 8}, limits)[0] is not None
+    assert _get_both_ways(prompt, LATEST_HANDSHAKE, {"a": "x" * 9}, limits)[0] is None  # 11 * 12 > 120
+    wire = Wire({"limits": {"max_render_bytes": 120}, "prompts": [
+        {"name": "p", "arguments": [{"name": "a"}], "messages": [{"role": "user", "text": "<{a}>"}]}]})
+    wire.initialize()
+    assert wire.result("prompts/get", {"name": "p", "arguments": {"a": "x" * 118}})["messages"][0][
+        "content"]["text"] == "<" + "x" * 118 + ">"
+    assert "max_render_bytes" in wire.error("prompts/get", {"name": "p", "arguments": {"a": "x" * 119}})["message"]
+
+
 # --- completion/complete -------------------------------------------------------------------
 
 def test_callable_gets_context_from_2025_06_18():

@@ -554,15 +554,22 @@ def read_line(line, limits, batches):
 
 # --- encoding ---------------------------------------------------------------------------
 
+def _py_quote(text):
+    from json.encoder import encode_basestring_ascii
+    return encode_basestring_ascii(text)
+
+
+#: ``quote(text)``: ``text`` as a JSON string, quotes included, exactly as ``encode``
+#: writes it (ASCII-only)
+quote = _c_ascii if _c_ascii is not None else _py_quote
+
+
 def escaped_size(text):
     """The bytes ``text`` takes inside a JSON string on the wire (ASCII-escaped: up to 12
     a character), quotes not counted."""
     if text.isascii() and '"' not in text and "\\" not in text and text.isprintable():
         return len(text)
-    escape = _c_ascii
-    if escape is None:
-        from json.encoder import encode_basestring_ascii as escape
-    return len(escape(text)) - 2
+    return len(quote(text)) - 2
 
 
 def _default(value):

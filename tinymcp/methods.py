@@ -11,8 +11,8 @@ revision, it asks of ``call.revision`` (``revisions``).
 
 from .call import Deferred
 from .errors import InvalidParams, clip
-from .jsonrpc import Encoded, encode, escaped_size, notification
-from .prompts import capped, check_arguments, completion, render, rendered_size
+from .jsonrpc import Encoded, encode, escaped_size, notification, quote
+from .prompts import capped, check_arguments, completion, filled, render, rendered_size, template_texts
 from .revisions import STATELESS_VERSIONS, handshake
 from .content import needs_shaping, shape_content
 from .state import META_SERVER_INFO, META_SUBSCRIPTION
@@ -159,10 +159,15 @@ def _prompts_get(session, call, args):
     prompt = _prompt(session, name)
     limits = session.server.limits
     arguments = check_arguments(prompt, arguments, limits)
-    if prompt.render_fn is None:
-        return _get_result(call, prompt, render(prompt, arguments), limits)
-    return Deferred(call, lambda: render(prompt, arguments),
-                    lambda messages: _get_result(call, prompt, messages, limits))
+    if prompt.render_fn is not None:
+        return Deferred(call, lambda: render(prompt, arguments),
+                        lambda messages: _get_result(call, prompt, messages, limits))
+    texts = template_texts(prompt, arguments)
+    if call.log_threshold is None and not call.stateless:
+        data = _framed(prompt, call.revision, texts, limits)
+        if data is not None:
+            return Encoded(data)
+    return _get_result(call, prompt, filled(prompt, texts), limits)
 
 
 def _get_result(call, prompt, messages, limits):
@@ -172,7 +177,15 @@ def _get_result(call, prompt, messages, limits):
         if size > limits.max_render_bytes:
             raise InvalidParams("Invalid params: the rendered prompt (%d bytes on the wire) exceeds "
                                 "the limit of %d (max_render_bytes)" % (size, limits.max_render_bytes))
-    rev = call.revision
+    result = _shaped(call.revision, prompt, messages)
+    if call.log_threshold is not None:
+        call.log("debug", "prompts/get %s: %d message%s" % (
+            clip(prompt.name), len(messages), "" if len(messages) == 1 else "s"))
+    return result
+
+
+def _shaped(rev, prompt, messages):
+    """The ``prompts/get`` result of ``messages`` as revision ``rev`` defines it."""
     if not rev.content_as_is:
         messages = [m if not needs_shaping(m["content"]) else
                     {"role": m["role"], "content": shape_content(m["content"], rev)}
@@ -180,10 +193,57 @@ def _get_result(call, prompt, messages, limits):
     result = {"messages": messages}
     if prompt.description is not None:
         result["description"] = prompt.description
-    if call.log_threshold is not None:
-        call.log("debug", "prompts/get %s: %d message%s" % (
-            clip(prompt.name), len(messages), "" if len(messages) == 1 else "s"))
     return result
+
+
+def _framed(prompt, rev, texts, limits):
+    """The encoded handshake-era ``prompts/get`` result of template prompt ``prompt`` whose
+    templates made ``texts``: its frame (``_frame``) with each text quoted into its gap;
+    byte for byte what ``_get_result`` would encode. None where there is no frame, and
+    where the cheap bound on ``max_render_bytes`` does not hold (``_get_result`` then
+    decides)."""
+    frames = prompt.get_frames
+    if frames is None:
+        frames = prompt.get_frames = {}
+    frame = frames.get(rev)
+    if frame is None:
+        frame = frames[rev] = _frame(prompt, rev)
+    if frame is False:
+        return None
+    parts, size = frame
+    for text in texts:
+        size += len(text)
+    if size * 12 > limits.max_render_bytes:
+        return None
+    out = [parts[0]]
+    for text, part in zip(texts, parts[1:]):
+        out.append(quote(text))
+        out.append(part)
+    return "".join(out).encode("ascii")
+
+
+#: what stands in for each template's text while a frame is made
+_GAP = "\ue000tinymcp gap %d\ue001"
+
+
+def _frame(prompt, rev):
+    """``(parts, size)``: the encoded result ``_shaped`` makes of ``prompt`` for ``rev``
+    cut at each templated field's value (``len(parts)`` is one more than the templates),
+    and the characters ``rendered_size`` counts outside those values. False when a value
+    does not stand whole in the result (a block ``rev`` turns into text)."""
+    gaps = [_GAP % i for i, _ in enumerate(
+        tpl for _, templated in prompt.messages for _, _, tpl in templated)]
+    messages = filled(prompt, gaps)
+    data = rest = encode(_shaped(rev, prompt, messages))[:-1].decode("ascii")
+    parts = []
+    for gap in gaps:
+        quoted = quote(gap)
+        part, found, rest = rest.partition(quoted)
+        if not found or data.count(quoted) != 1:
+            return False
+        parts.append(part)
+    parts.append(rest)
+    return tuple(parts), rendered_size(messages) - sum(len(gap) for gap in gaps)
 
 
 def _complete_params(params):

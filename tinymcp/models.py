@@ -104,7 +104,7 @@ class Prompt:
     """A prompt: metadata, arguments, and either message templates or a ``render`` callable."""
 
     __slots__ = ("name", "title", "description", "icons", "meta", "arguments", "messages",
-                 "render_fn", "complete", "by_arg", "required", "defaults", "_listing")
+                 "render_fn", "complete", "by_arg", "required", "defaults", "_listing", "get_frames")
 
     KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render",
             "complete")
@@ -142,6 +142,9 @@ class Prompt:
         #: optional argument name -> its default
         self.defaults = defaults
         self._listing = None  # revision shape -> listing dict, made on first prompts/list
+        #: revision -> its encoded prompts/get result with gaps for the texts (``methods``),
+        #: made on first use; False where there is none
+        self.get_frames = None
 
     def _key(self):
         """What the prompt serves, compared strictly: JSON data by its encoding (so 1,

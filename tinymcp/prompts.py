@@ -250,20 +250,33 @@ def render(prompt, arguments):
     ``SystemExit``, ``KeyboardInterrupt`` and ``GeneratorExit`` too, which fail this
     request and nothing else (docs/security.md).
     """
-    values = _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
     if prompt.render_fn is not None:
+        values = _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
         return _rendered(prompt, values)
+    return filled(prompt, template_texts(prompt, arguments))
+
+
+def template_texts(prompt, arguments):
+    """What each template of ``prompt`` (one without a ``render`` callable) makes of
+    ``arguments`` (already checked), in the order ``filled`` takes them."""
+    values = _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
+    return [tpl.render(values) for _, templated in prompt.messages for _, _, tpl in templated]
+
+
+def filled(prompt, texts):
+    """``prompt``'s messages with its templated fields set to ``texts``, in order."""
+    texts = iter(texts)
     out = []
     for msg, templated in prompt.messages:
         if templated:
             block = dict(msg["content"])
-            for key, sub, tpl in templated:
+            for key, sub, _ in templated:
                 if sub is None:
-                    block[key] = tpl.render(values)
+                    block[key] = next(texts)
                 else:
                     if block[key] is msg["content"][key]:
                         block[key] = dict(block[key])
-                    block[key][sub] = tpl.render(values)
+                    block[key][sub] = next(texts)
             msg = {"role": msg["role"], "content": block}
         out.append(msg)
     return out
