@@ -358,3 +358,22 @@ def test_the_integer_cap_counts_digits_not_the_sign():
     assert decode(b"-" + b"9" * 300) == -int("9" * 300)
     with pytest.raises(ParseError, match="longer than 300 digits"):
         decode(b"-" + b"9" * 301)
+
+
+@pytest.mark.parametrize("digits", [1, 17, 298, 299, 300])
+def test_integers_read_the_same_in_texts_too_short_to_hold_one_past_the_cap(digits):
+    """Texts of at most 300 characters are scanned with ``int`` itself (no Python call a
+    number): the same values as the checking scanner, on either side of that length."""
+    number = "7" * digits
+    for text in (number, "-" + number, "[%s,-%s]" % (number, number), " " * (300 - digits) + number,
+                 " " * (301 - digits) + number, '{"id":%s,"x":[1,-2,0,3.5,1e3]}' % number):
+        assert decode(text.encode()) == json.loads(text)
+        assert [type(v) for v in _values(decode(text.encode()))] == [type(v) for v in _values(json.loads(text))]
+
+
+def _values(value):
+    if type(value) is list:
+        return [x for item in value for x in _values(item)]
+    if type(value) is dict:
+        return [x for item in value.values() for x in _values(item)]
+    return [value]

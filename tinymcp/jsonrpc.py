@@ -167,13 +167,19 @@ _SAMPLE = {"a": [1, -2.5, "\u00e9\n\ud800", None, True, {"": {}}], "b": ""}
 _SAMPLE_TEXT = '{"a":[1,-2.5,"\\u00e9\\n\\ud800",null,true,{"":{}}],"b":""}'
 
 
-def _make_scan_once(make_scanner=_c_make_scanner):
+class _ShortScanContext(_ScanContext):
+    """For a text too short to hold an integer ``_parse_int`` refuses: ``int`` itself,
+    which the C scanner calls without a Python call."""
+    parse_int = int
+
+
+def _make_scan_once(make_scanner=_c_make_scanner, context=_ScanContext):
     """The C scanner's ``scan_once(text, 0) -> (value, end)``, or None where it is missing
     or does not read the sample as ``json`` would."""
     if make_scanner is None:
         return None
     try:
-        scan_once = make_scanner(_ScanContext())
+        scan_once = make_scanner(context())
         if scan_once(_SAMPLE_TEXT, 0) == (_SAMPLE, len(_SAMPLE_TEXT)):
             return scan_once
     except Exception:
@@ -182,6 +188,8 @@ def _make_scan_once(make_scanner=_c_make_scanner):
 
 
 _scan_once = _make_scan_once()
+#: ``_scan_once`` for texts of at most ``MAX_INT_DIGITS`` characters
+_scan_short = _make_scan_once(context=_ShortScanContext) if _scan_once is not None else None
 
 
 def hooked_scanner(object_hook):
@@ -246,7 +254,7 @@ def decode(line):
         raise ParseError("Parse error: invalid UTF-8 at byte %d" % exc.start)
     if _scan_once is not None:  # (loads' first step, without its call: the common case)
         try:
-            value, end = _scan_once(text, 0)
+            value, end = (_scan_short if len(text) <= MAX_INT_DIGITS else _scan_once)(text, 0)
             if end == len(text):
                 return value
         except Exception:
@@ -626,7 +634,8 @@ def response(rid, result):
 def encode_response(rid, result):
     """``encode(response(rid, result))``, also for an ``Encoded`` result."""
     if type(result) is Encoded:
-        return b'{"jsonrpc":"2.0","id":' + _dumps(rid).encode("ascii") + b',"result":' + result.data + b"}\n"
+        rid = str(rid) if type(rid) is int else quote(rid) if type(rid) is str else _dumps(rid)
+        return b'{"jsonrpc":"2.0","id":' + rid.encode("ascii") + b',"result":' + result.data + b"}\n"
     return _dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode("ascii") + b"\n"
 
 
