@@ -134,11 +134,10 @@ def _get_both_ways(prompt, rev, arguments, limits):
     from tinymcp.call import Call
     from tinymcp.jsonrpc import encode
     from tinymcp.methods import _framed, _get_result
-    from tinymcp.prompts import filled, template_texts
-    texts = template_texts(prompt, arguments)
+    from tinymcp.prompts import render
     call = Call(1, "prompts/get", rev, False, False)
-    return (_framed(prompt, rev, texts, limits),
-            encode(_get_result(call, prompt, filled(prompt, texts), limits))[:-1])
+    return (_framed(prompt, rev, arguments, limits),
+            encode(_get_result(call, prompt, render(prompt, arguments), limits))[:-1])
 
 
 def test_an_encoded_get_result_is_byte_for_byte_the_general_one():

@@ -12,7 +12,8 @@ revision, it asks of ``call.revision`` (``revisions``).
 from .call import Deferred
 from .errors import InvalidParams, clip
 from .jsonrpc import Encoded, encode, escaped_size, notification, quote
-from .prompts import capped, check_arguments, completion, filled, render, rendered_size, template_texts
+from .prompts import (argument_values, capped, check_arguments, completion, filled, render,
+                      rendered_size, templates)
 from .revisions import STATELESS_VERSIONS, handshake
 from .content import needs_shaping, shape_content
 from .state import META_SERVER_INFO, META_SUBSCRIPTION
@@ -162,12 +163,11 @@ def _prompts_get(session, call, args):
     if prompt.render_fn is not None:
         return Deferred(call, lambda: render(prompt, arguments),
                         lambda messages: _get_result(call, prompt, messages, limits))
-    texts = template_texts(prompt, arguments)
     if call.log_threshold is None and not call.stateless:
-        data = _framed(prompt, call.revision, texts, limits)
+        data = _framed(prompt, call.revision, arguments, limits)
         if data is not None:
             return Encoded(data)
-    return _get_result(call, prompt, filled(prompt, texts), limits)
+    return _get_result(call, prompt, render(prompt, arguments), limits)
 
 
 def _get_result(call, prompt, messages, limits):
@@ -196,12 +196,12 @@ def _shaped(rev, prompt, messages):
     return result
 
 
-def _framed(prompt, rev, texts, limits):
-    """The encoded handshake-era ``prompts/get`` result of template prompt ``prompt`` whose
-    templates made ``texts``: its frame (``_frame``) with each text quoted into its gap;
-    byte for byte what ``_get_result`` would encode. None where there is no frame, and
-    where the cheap bound on ``max_render_bytes`` does not hold (``_get_result`` then
-    decides)."""
+def _framed(prompt, rev, arguments, limits):
+    """The encoded handshake-era ``prompts/get`` result of template prompt ``prompt`` for
+    ``arguments`` (checked): its frame (``_frame``) with each template's text quoted into
+    its gap; byte for byte what ``_get_result`` would encode. None where there is no
+    frame, and where the cheap bound on ``max_render_bytes`` does not hold
+    (``_get_result`` then decides)."""
     frames = prompt.get_frames
     if frames is None:
         frames = prompt.get_frames = {}
@@ -210,15 +210,16 @@ def _framed(prompt, rev, texts, limits):
         frame = frames[rev] = _frame(prompt, rev)
     if frame is False:
         return None
-    parts, size = frame
-    for text in texts:
+    head, gaps, size = frame
+    values = argument_values(prompt, arguments)
+    out = [head]
+    for tpl, part in gaps:
+        text = tpl.render(values)
         size += len(text)
-    if size * 12 > limits.max_render_bytes:
-        return None
-    out = [parts[0]]
-    for text, part in zip(texts, parts[1:]):
         out.append(quote(text))
         out.append(part)
+    if size * 12 > limits.max_render_bytes:
+        return None
     return "".join(out).encode("ascii")
 
 
@@ -227,23 +228,25 @@ _GAP = "\ue000tinymcp gap %d\ue001"
 
 
 def _frame(prompt, rev):
-    """``(parts, size)``: the encoded result ``_shaped`` makes of ``prompt`` for ``rev``
-    cut at each templated field's value (``len(parts)`` is one more than the templates),
-    and the characters ``rendered_size`` counts outside those values. False when a value
-    does not stand whole in the result (a block ``rev`` turns into text)."""
-    gaps = [_GAP % i for i, _ in enumerate(
-        tpl for _, templated in prompt.messages for _, _, tpl in templated)]
-    messages = filled(prompt, gaps)
+    """``(head, ((template, part), ...), size)``: the encoded result ``_shaped`` makes of
+    ``prompt`` for ``rev``, cut at each templated field's value (each template with the
+    part that follows its text), and the characters ``rendered_size`` counts outside
+    those values. False when a value does not stand whole in the result (a block ``rev``
+    turns into text)."""
+    tpls = templates(prompt)
+    marks = [_GAP % i for i in range(len(tpls))]
+    messages = filled(prompt, marks)
     data = rest = encode(_shaped(rev, prompt, messages))[:-1].decode("ascii")
     parts = []
-    for gap in gaps:
-        quoted = quote(gap)
+    for mark in marks:
+        quoted = quote(mark)
         part, found, rest = rest.partition(quoted)
         if not found or data.count(quoted) != 1:
             return False
         parts.append(part)
     parts.append(rest)
-    return tuple(parts), rendered_size(messages) - sum(len(gap) for gap in gaps)
+    return (parts[0], tuple(zip(tpls, parts[1:])),
+            rendered_size(messages) - sum(len(mark) for mark in marks))
 
 
 def _complete_params(params):

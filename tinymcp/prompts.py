@@ -250,17 +250,22 @@ def render(prompt, arguments):
     ``SystemExit``, ``KeyboardInterrupt`` and ``GeneratorExit`` too, which fail this
     request and nothing else (docs/security.md).
     """
+    values = argument_values(prompt, arguments)
     if prompt.render_fn is not None:
-        values = _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
         return _rendered(prompt, values)
-    return filled(prompt, template_texts(prompt, arguments))
+    return filled(prompt, [tpl.render(values) for tpl in templates(prompt)])
 
 
-def template_texts(prompt, arguments):
-    """What each template of ``prompt`` (one without a ``render`` callable) makes of
-    ``arguments`` (already checked), in the order ``filled`` takes them."""
-    values = _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
-    return [tpl.render(values) for _, templated in prompt.messages for _, _, tpl in templated]
+def argument_values(prompt, arguments):
+    """What ``prompt``'s templates (or ``render`` callable) read: ``arguments`` (already
+    checked) over the declared defaults."""
+    return _with_defaults(prompt.defaults, arguments) if prompt.defaults else arguments
+
+
+def templates(prompt):
+    """The templates of ``prompt`` (one without a ``render`` callable), in the order
+    ``filled`` takes their texts."""
+    return [tpl for _, templated in prompt.messages for _, _, tpl in templated]
 
 
 def filled(prompt, texts):
