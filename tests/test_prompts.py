@@ -16,6 +16,34 @@ def test_pages_cover_every_prompt_once():
     assert names == sorted(names) and len(set(names)) == 250
 
 
+def test_a_walk_page_by_page_never_indexes_every_name_and_other_cursors_still_resume():
+    """Each page remembers where the next one starts (at most ``AFTER_KEPT`` of them): a
+    client walking the pages needs no index of every name; a cursor it did not just get
+    (served long ago, or by another config) is found through the index."""
+    from tinymcp.prompts import PromptSet
+    from tinymcp.revisions import LATEST_HANDSHAKE
+    from tinymcp.server import Server
+    server = Server(simple_config(1000, page_size=1))
+    prompts = server.config.prompts
+    assert type(prompts) is PromptSet and PromptSet.AFTER_KEPT < 999
+    cursor, names, cursors = None, [], []
+    while True:
+        page, cursor = prompts.page(cursor, 1, "", LATEST_HANDSHAKE)
+        names += [p["name"] for p in page]
+        if cursor is None:
+            break
+        cursors.append(cursor)
+    assert names == ["p%03d" % i for i in range(1000)]
+    assert prompts._position is None and len(prompts._after) == PromptSet.AFTER_KEPT
+    # the first cursors were forgotten, and another set of the same names never saw any
+    other = Server(simple_config(1000, page_size=1)).config.prompts
+    for at in (0, 1, 500, 998):
+        for served in (prompts, other):
+            page, _ = served.page(cursors[at], 3, "", LATEST_HANDSHAKE)
+            assert [p["name"] for p in page] == ["p%03d" % i for i in range(at + 1, min(at + 4, 1000))], at
+    assert prompts._position is not None
+
+
 def test_prompts_are_listed_in_declared_order_in_both_eras():
     names = ["code_review", "commit_message", "sql_explain", "annotated", "api_design"]
     config = {"page_size": 2, "prompts": [{"name": n, "messages": [{"role": "user", "text": n}]}

@@ -28,15 +28,19 @@ class PromptSet:
     however many prompts are fetched.
     """
 
-    __slots__ = ("by_name", "names", "_built", "_position")
+    __slots__ = ("by_name", "names", "_built", "_position", "_after")
 
     BUILT_KEPT = 1024
+    #: the last prompts of pages served, remembered so that a walk page by page finds
+    #: where the next page starts without indexing every name
+    AFTER_KEPT = 256
 
     def __init__(self, prompts):
         self.by_name = prompts if type(prompts) is dict else {p.name: p for p in prompts}
         self.names = list(self.by_name)  # the declared order
         self._built = {}  # name -> the Prompt built from its plain dict, oldest first
         self._position = None  # name -> its index in names, made when a cursor needs it
+        self._after = {}  # the last name of a page served -> where the next page starts
 
     def __len__(self):
         return len(self.names)
@@ -85,21 +89,30 @@ class PromptSet:
         if cursor is None:
             start = 0
         else:
-            position = self._position
-            if position is None:
-                position = self._position = {name: i for i, name in enumerate(self.names)}
-            start = position.get(decode_cursor(cursor, scope))
+            last = decode_cursor(cursor, scope)
+            start = self._after.get(last)
             if start is None:
-                raise InvalidParams("Invalid cursor")
-            start += 1
-        names = self.names[start:start + size]
+                position = self._position
+                if position is None:
+                    position = self._position = {name: i for i, name in enumerate(self.names)}
+                start = position.get(last)
+                if start is None:
+                    raise InvalidParams("Invalid cursor")
+                start += 1
+        end = start + size
+        names = self.names[start:end]
         by_name = self.by_name
         listings = []
         for n in names:
             entry = by_name[n]
             listings.append(listing_of_plain(entry, rev) if type(entry) is dict else entry.listing(rev))
-        more = start + size < len(self.names)
-        return listings, (encode_cursor(names[-1], scope) if more else None)
+        if end >= len(self.names):
+            return listings, None
+        after = self._after
+        if len(after) >= self.AFTER_KEPT and names[-1] not in after:
+            del after[next(iter(after))]
+        after[names[-1]] = end
+        return listings, encode_cursor(names[-1], scope)
 
 
 class EncodedCache:
