@@ -140,6 +140,22 @@ def _get_both_ways(prompt, rev, arguments, limits):
             encode(_get_result(call, prompt, render(prompt, arguments), limits))[:-1])
 
 
+def test_a_stateless_get_is_the_same_either_way():
+    """A stateless get takes its frame too, with what ``stateless_result`` adds after it:
+    the same result as a request whose log level sends it the general way."""
+    wire = modern_wire(simple_config(3, server={"name": "srv", "version": "2", "title": "Srv"}))
+    for arguments in ({"topic": "owls"}, {"topic": 'q"\\\u00e9\ud800', "tone": ""}):
+        fast = wire.modern("prompts/get", {"name": "p001", "arguments": arguments})
+        general = wire.modern("prompts/get", {"name": "p001", "arguments": arguments},
+                              **{"io.modelcontextprotocol/logLevel": "emergency"})
+        assert len(fast) == len(general) == 1
+        assert fast[0]["result"] == general[0]["result"]
+        assert list(fast[0]["result"]) == list(general[0]["result"]) == [
+            "messages", "description", "resultType", "_meta"]
+        assert fast[0]["result"]["_meta"]["io.modelcontextprotocol/serverInfo"] == {
+            "name": "srv", "version": "2", "title": "Srv"}
+
+
 def test_an_encoded_get_result_is_byte_for_byte_the_general_one():
     """``methods._framed`` (a prompt's encoded result with gaps for its texts) against
     building and encoding the result, on generated prompts, every handshake revision and

@@ -163,9 +163,11 @@ def _prompts_get(session, call, args):
     if prompt.render_fn is not None:
         return Deferred(call, lambda: render(prompt, arguments),
                         lambda messages: _get_result(call, prompt, messages, limits))
-    if call.log_threshold is None and not call.stateless:
+    if call.log_threshold is None:
         data = _framed(prompt, call.revision, arguments, limits)
         if data is not None:
+            if call.stateless:  # (what stateless_result adds comes after the result's keys)
+                data = data[:-1] + b"," + encode(stateless_result(session, call, {}))[1:-1]
             return Encoded(data)
     return _get_result(call, prompt, render(prompt, arguments), limits)
 
@@ -197,11 +199,10 @@ def _shaped(rev, prompt, messages):
 
 
 def _framed(prompt, rev, arguments, limits):
-    """The encoded handshake-era ``prompts/get`` result of template prompt ``prompt`` for
-    ``arguments`` (checked): its frame (``_frame``) with each template's text quoted into
-    its gap; byte for byte what ``_get_result`` would encode. None where there is no
-    frame, and where the cheap bound on ``max_render_bytes`` does not hold
-    (``_get_result`` then decides)."""
+    """The encoded ``prompts/get`` result of template prompt ``prompt`` for ``arguments``
+    (checked): its frame (``_frame``) with each template's text quoted into its gap; byte
+    for byte what ``_get_result`` would encode. None where there is no frame, and where
+    the cheap bound on ``max_render_bytes`` does not hold (``_get_result`` then decides)."""
     frames = prompt.get_frames
     if frames is None:
         frames = prompt.get_frames = {}
