@@ -377,3 +377,17 @@ def _values(value):
     if type(value) is dict:
         return [x for item in value.values() for x in _values(item)]
     return [value]
+
+
+def test_long_digit_runs_are_found_wherever_they_start():
+    """``_long_digits`` (PyPy's pre-check for integers past the cap) looks only at blocks of
+    half the cap's length before its exact search: a run of 301 digits is found at any
+    offset, one of 300 never, nor runs of other digits than 0-9."""
+    from tinymcp.jsonrpc import _long_digits
+    for run in (150, 300, 301, 450):
+        for offset in list(range(0, 160)) + [299, 300, 301, 451]:
+            for filler in ("x", "\u0661", " 1"):
+                text = (filler * offset)[:offset] + "x" + "7" * run + "]" + filler * 400
+                assert _long_digits(text) is (run > 300), (run, offset, filler)
+    assert _long_digits("\u0661" * 1000) is False  # (Arabic-Indic digits: all digits, not 0-9)
+    assert _long_digits("1" * 300 + "," + "1" * 300) is False

@@ -238,6 +238,12 @@ def _long_digits(text):
     every digit, a line of runs just short of the bound took quadratic time)."""
     if len(text) <= MAX_INT_DIGITS:
         return False
+    # Such a run covers a whole block of half that length starting at a multiple of it:
+    # when no such block is all digits, there is none (the blocks tried at C speed).
+    size, end = (MAX_INT_DIGITS + 1) // 2, len(text)
+    blocks = map(text.__getitem__, map(slice, range(0, end, size), range(size, end + size, size)))
+    if not any(map(str.isdigit, blocks)):
+        return False
     import re  # (loaded by json already)
     return re.search(r"(?<![0-9])[0-9]{%d}" % (MAX_INT_DIGITS + 1), text) is not None
 
