@@ -136,6 +136,8 @@ def _get_both_ways(prompt, rev, arguments, limits):
     from tinymcp.methods import _framed, _get_result
     from tinymcp.prompts import render
     call = Call(1, "prompts/get", rev, False, False)
+    assert prompt.get_frames is not None and rev in prompt.get_frames \
+        or _framed(prompt, rev, arguments, limits) is None  # (a first get makes no frame)
     return (_framed(prompt, rev, arguments, limits),
             encode(_get_result(call, prompt, render(prompt, arguments), limits))[:-1])
 
@@ -198,6 +200,13 @@ def test_an_encoded_get_result_is_byte_for_byte_the_general_one():
      ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")),
     # a fixed text that reads as a gap: the result could not be cut there
     ({"type": "text", "text": "\ue000tinymcp gap 0\ue001"}, ()),
+    # the same after an escaped quote, and within a text (found in review: with a
+    # resource link turned into text, the value went where the fixed text was)
+    ({"type": "text", "text": 'say "\ue000tinymcp gap 0\ue001'}, ()),
+    ({"type": "text", "text": "x\ue000tinymcp gap 0\ue001y"}, ()),
+    # a resource's text before its uri: the gaps come in another order than the templates
+    ({"type": "resource", "resource": {"text": "{a}!", "uri": "u:{a}"}},
+     ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")),
 ])
 def test_a_get_result_is_framed_only_where_each_value_stands_whole(content, framed_in):
     from tinymcp.limits import Limits
@@ -214,6 +223,69 @@ def test_a_get_result_is_framed_only_where_each_value_stands_whole(content, fram
             fast, slow = _get_both_ways(prompt, rev, {"a": 'x"y'}, Limits())
             assert (fast is not None) == (version in framed_in), version
             assert fast in (None, slow)
+
+
+@pytest.mark.parametrize("fixed", ['say "\ue000tinymcp gap 0\ue001', "\ue000tinymcp gap 0\ue001",
+                                   "\\ue000tinymcp gap 0\ue001"])
+@pytest.mark.parametrize("block", [
+    {"type": "resource_link", "uri": "file:///{a}", "name": "r"},
+    {"type": "text", "text": "Hi {a}", "annotations": {"lastModified": "2025-01-01T00:00:00Z"}}])
+def test_a_fixed_text_like_a_gap_never_takes_a_value(block, fixed):
+    """Where a revision turns the templated block into text, a fixed text (a message, the
+    description) that holds what stands in for the value is sent as it is, and the value
+    where it belongs (found in review)."""
+    for where in ("message", "description"):
+        prompt = {"name": "p", "arguments": [{"name": "a"}],
+                  "messages": [{"role": "user", "content": block}]}
+        if where == "message":
+            prompt["messages"].append({"role": "user", "text": fixed})
+        else:
+            prompt["description"] = fixed
+        for version in ("2024-11-05", "2025-03-26", "2025-11-25"):
+            wire = Wire({"prompts": [prompt]})
+            wire.initialize(version)
+            results = [wire.result("prompts/get", {"name": "p", "arguments": {"a": "XYZ"}})
+                       for _ in range(3)]  # (a frame is made at the second)
+            assert results[0] == results[1] == results[2]
+            first = results[0]["messages"][0]["content"]
+            assert "XYZ" in (first.get("text") or first.get("uri")), (version, first)
+            assert (results[0]["messages"][1]["content"]["text"] if where == "message"
+                    else results[0]["description"]) == fixed
+
+
+def test_a_get_whose_result_does_not_encode_answers_as_it_did():
+    """A frame is never made of a result that does not encode or nests too deep: the
+    general path answers (found in review: -32603 where the render limit said -32602)."""
+    from tinymcp.errors import ConfigError
+    cases = [({"size": 10 ** 5000}, 100, -32602)]
+    for depth in range(900, 1000, 10):  # (the deepest ones answered -32603 framed, found in review)
+        deep = {}
+        for _ in range(depth):
+            deep = {"k": deep}
+        cases.append(({"_meta": deep}, None, None))
+    for extra, limit, error in cases:
+        link = dict({"type": "resource_link", "uri": "file:///{a}", "name": "r"}, **extra)
+        config = {"prompts": [{"name": "p", "arguments": [{"name": "a"}],
+                               "messages": [{"role": "user", "content": link}]}]}
+        if limit:
+            config["limits"] = {"max_render_bytes": limit}
+        try:
+            Wire(config)
+        except ConfigError:
+            continue  # (too deep to load here: nothing to serve)
+        for version in ("2025-06-18", "2025-11-25"):
+            answers = []
+            for framed in (True, False):
+                wire = Wire(config)
+                wire.validate = False
+                wire.initialize(version)
+                if not framed:
+                    wire.result("logging/setLevel", {"level": "emergency"})  # (the general path)
+                answers.append([wire.get("p", {"a": "x" * 150}).get("error", {}).get("code")
+                                for _ in range(3)])
+            assert answers[0] == answers[1], (extra.keys(), version, answers)
+            if error is not None:
+                assert answers[0] == [error] * 3
 
 
 def test_a_framed_get_leaves_the_render_limit_to_the_general_path():

@@ -201,14 +201,17 @@ def _shaped(rev, prompt, messages):
 def _framed(prompt, rev, arguments, limits):
     """The encoded ``prompts/get`` result of template prompt ``prompt`` for ``arguments``
     (checked): its frame (``_frame``) with each template's text quoted into its gap; byte
-    for byte what ``_get_result`` would encode. None where there is no frame, and where
-    the cheap bound on ``max_render_bytes`` does not hold (``_get_result`` then decides)."""
+    for byte what ``_get_result`` would encode. None where there is no frame (nor yet, at
+    a prompt's first get under ``rev``: one got once needs none), and where the cheap
+    bound on ``max_render_bytes`` does not hold (``_get_result`` then decides)."""
     frames = prompt.get_frames
     if frames is None:
         frames = prompt.get_frames = {}
     frame = frames.get(rev)
-    if frame is None:
-        frame = frames[rev] = _frame(prompt, rev)
+    if frame is None or frame is True:
+        frames[rev] = frame = frame is None or _frame(prompt, rev)
+        if frame is True:
+            return None
     if frame is False:
         return None
     head, gaps, size = frame
@@ -224,30 +227,51 @@ def _framed(prompt, rev, arguments, limits):
     return "".join(out).encode("ascii")
 
 
-#: what stands in for each template's text while a frame is made
-_GAP = "\ue000tinymcp gap %d\ue001"
+#: what stands in for template ``i``'s text while a frame is made (``_GAP % i``), and
+#: what is quoted into its gap to check the frame
+_GAP_HEAD, _GAP_TAIL = "\ue000tinymcp gap ", "\ue001"
+_GAP = _GAP_HEAD + "%d" + _GAP_TAIL
+_PROBE = "\ue002tinymcp probe %d\ue003"
 
 
 def _frame(prompt, rev):
     """``(head, ((template, part), ...), size)``: the encoded result ``_shaped`` makes of
-    ``prompt`` for ``rev``, cut at each templated field's value (each template with the
-    part that follows its text), and the characters ``rendered_size`` counts outside
-    those values. False when a value does not stand whole in the result (a block ``rev``
-    turns into text)."""
+    ``prompt`` for ``rev``, cut where each templated field's value stands whole (the gaps
+    in the order they come, each with its template and the part after it), and the
+    characters ``rendered_size`` counts outside those values. False where it cannot be
+    cut so: a value made part of a text (a block ``rev`` turns into text), a fixed text
+    that reads as a gap, a result that does not encode; and where quoting other texts into
+    the gaps does not give what encoding them does (the frame is checked so)."""
     tpls = templates(prompt)
-    marks = [_GAP % i for i in range(len(tpls))]
-    messages = filled(prompt, marks)
-    data = rest = encode(_shaped(rev, prompt, messages))[:-1].decode("ascii")
-    parts = []
-    for mark in marks:
-        quoted = quote(mark)
-        part, found, rest = rest.partition(quoted)
-        if not found or data.count(quoted) != 1:
+    try:
+        messages = filled(prompt, [_GAP % i for i in range(len(tpls))])
+        data = _encoded_result(rev, prompt, messages)
+        head, tail = quote(_GAP_HEAD)[1:-1], quote(_GAP_TAIL)[1:-1]
+        pieces, order, at = [], [], 0
+        start = data.find(head)
+        while start >= 0:  # (one pass: each gap found after the one before)
+            end = data.find(tail, start)
+            order.append(int(data[start + len(head):end]))
+            if data[start - 1] != '"' or data[end + len(tail)] != '"':
+                return False  # (part of a longer text)
+            pieces.append(data[at:start - 1])
+            at = end + len(tail) + 1
+            start = data.find(head, at)
+        pieces.append(data[at:])
+        if sorted(order) != list(range(len(tpls))):
             return False
-        parts.append(part)
-    parts.append(rest)
-    return (parts[0], tuple(zip(tpls, parts[1:])),
-            rendered_size(messages) - sum(len(mark) for mark in marks))
+        probes = [_PROBE % i for i in order]
+        if pieces[0] + "".join(quote(probe) + piece for probe, piece in zip(probes, pieces[1:])) \
+                != _encoded_result(rev, prompt, filled(prompt, [_PROBE % i for i in range(len(tpls))])):
+            return False
+    except Exception:  # (a result that does not encode: the general path says so)
+        return False
+    return (pieces[0], tuple(zip([tpls[i] for i in order], pieces[1:])),
+            rendered_size(messages) - sum(len(_GAP % i) for i in order))
+
+
+def _encoded_result(rev, prompt, messages):
+    return encode(_shaped(rev, prompt, messages))[:-1].decode("ascii")
 
 
 def _complete_params(params):
