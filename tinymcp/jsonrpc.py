@@ -323,12 +323,14 @@ def _strings_cut(line, most):
     return line
 
 
-def _brackets(line):
-    """The brackets of ``line`` outside its strings, in order (at C speed). JSON has no
-    more strings than values: a line with more is refused before they are cut out."""
-    outside = _strings_cut(line, _values_in(line))
+def _brackets(line, outside=None):
+    """The brackets of ``line`` outside its strings, in order (at C speed); ``outside``:
+    the line without its strings, when they were cut out already. JSON has no more
+    strings than values: a line with more is refused before they are cut out."""
     if outside is None:
-        raise ParseError("Parse error: more strings than values, so not JSON")
+        outside = _strings_cut(line, _values_in(line))
+        if outside is None:
+            raise ParseError("Parse error: more strings than values, so not JSON")
     return outside.translate(None, _NOT_BRACKETS)
 
 
@@ -441,8 +443,7 @@ def flatten_if_deeper(line, limit, outside=None):
     # Brackets bound the nesting from above: most lines never need the scan.
     if line.count(b"[") + line.count(b"{") <= limit:
         return None
-    # (``outside``: the line without its strings, when the value count cut them out already)
-    brackets = _brackets(line) if outside is None else outside.translate(None, _NOT_BRACKETS)
+    brackets = _brackets(line, outside)  # (``outside``: cut out already by the value count)
     deep, paired = _deeper_than(brackets, limit)
     if not paired:
         raise ParseError("Parse error: brackets do not pair up")
