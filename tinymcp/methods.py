@@ -243,8 +243,10 @@ def _frame(prompt, rev):
     that reads as a gap, a result that does not encode; and where quoting other texts into
     the gaps does not give what encoding them does (the frame is checked so)."""
     tpls = templates(prompt)
+    marks = [_GAP % i for i in range(len(tpls))]
+    probes = [_PROBE % i for i in range(len(tpls))]
     try:
-        messages = filled(prompt, [_GAP % i for i in range(len(tpls))])
+        messages = filled(prompt, marks)
         data = _encoded_result(rev, prompt, messages)
         head, tail = quote(_GAP_HEAD)[1:-1], quote(_GAP_TAIL)[1:-1]
         pieces, order, at = [], [], 0
@@ -260,14 +262,13 @@ def _frame(prompt, rev):
         pieces.append(data[at:])
         if sorted(order) != list(range(len(tpls))):
             return False
-        probes = [_PROBE % i for i in order]
-        if pieces[0] + "".join(quote(probe) + piece for probe, piece in zip(probes, pieces[1:])) \
-                != _encoded_result(rev, prompt, filled(prompt, [_PROBE % i for i in range(len(tpls))])):
+        if pieces[0] + "".join(quote(probes[i]) + piece for i, piece in zip(order, pieces[1:])) \
+                != _encoded_result(rev, prompt, filled(prompt, probes)):
             return False
     except Exception:  # (a result that does not encode: the general path says so)
         return False
     return (pieces[0], tuple(zip([tpls[i] for i in order], pieces[1:])),
-            rendered_size(messages) - sum(len(_GAP % i) for i in order))
+            rendered_size(messages) - sum(map(len, marks)))
 
 
 def _encoded_result(rev, prompt, messages):
