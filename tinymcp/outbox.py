@@ -91,12 +91,9 @@ class Outbox:
         ``rid`` when ``cancellable``. A later request reusing an id takes the key."""
         entry = _Entry(rid, notes, reply, batch, False, cancellable)
         self._entries.append(entry)
-        if batch is None:  # (the common case, without a call: _size's)
-            self.size += len(notes) if reply is None else len(notes) + len(reply)
-        else:
-            if reply is not None:
-                batch.replies += 1
-            self.size += _size(notes, reply, batch)
+        if batch is not None and reply is not None:
+            batch.replies += 1
+        self.size += _size(notes, reply, batch)
         if cancellable:
             self._by_id[rid] = entry
 
