@@ -151,10 +151,8 @@ class Connection:
         basic-overview "Per-request protocol fields": a request missing a required field
         MUST be rejected with -32602)."""
         if type(meta) is not dict:
-            if probe:  # a probe without _meta still learns what we speak (docs/decisions.md)
-                if in_batch:
-                    raise _batches_refused()  # (as with _meta: the era has no batches)
-                return Call(rid, method, LATEST_STATELESS, True, in_batch)
+            # (as an empty one: so a probe without _meta still learns what we speak, in
+            # the latest version, and is refused in a batch: docs/decisions.md)
             meta = {}
         version = meta.get(META_VERSION, LATEST_STATELESS.version)
         if type(version) is not str:
