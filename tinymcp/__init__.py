@@ -22,7 +22,7 @@ __version__ = "0.1.0"
 from .call import progress
 from .config import load_config
 from .errors import ConfigError, ProtocolError, TinyMCPError
-from .server import Server
+from .server import Server, is_path
 from .session import Session
 
 __all__ = ["__version__", "serve", "Server", "Session", "load_config", "load_files", "progress",
@@ -57,7 +57,7 @@ def serve(config=None, **options):
             raise TypeError("serve(server, ...): %s configure a Server when serve() makes it; "
                             "pass them to Server(...) instead" % ", ".join(sorted(options)))
         return serve_stdio(config)
-    if isinstance(config, (str, bytes)) or hasattr(config, "__fspath__"):
+    if is_path(config):
         return _serve_file(config, options)
     if config is None:
         from .defaults import DEFAULT_CONFIG as config

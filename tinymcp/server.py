@@ -20,6 +20,11 @@ _NOT_A_PATH = ("Server() takes a config dict, not a path (%s): load the file you
                "or serve it with tinymcp.serve(path) or python3 -m tinymcp --config PATH")
 
 
+def is_path(value):
+    """True for what names a file (text, bytes, an ``os.PathLike``) where a config is due."""
+    return isinstance(value, (str, bytes)) or hasattr(value, "__fspath__")
+
+
 def no_log(level, message, exc=None):
     """A log hook that drops operator diagnostics."""
 
@@ -114,7 +119,7 @@ class Server:
         self._change_hooks.remove(hook)
 
     def _load(self, config):
-        if isinstance(config, (str, bytes)) or hasattr(config, "__fspath__"):
+        if is_path(config):  # (os.fspath by hand: the sans-I/O core imports no os)
             raise TypeError(_NOT_A_PATH % clip(config if isinstance(config, (str, bytes))
                                                else config.__fspath__()))
         config = load_config(config)
