@@ -40,9 +40,9 @@ first alternates from run to run):
      the bare loop and of tinymcp on the JSON, and of tinymcp --prompts on the folder.
      No goal: the Markdown/bare and Markdown/JSON ratios are printed as measured.
      ``--files-only`` runs this one alone (and its PyPy counterpart).
-  E. How it is started (no goal): the 100-prompt cold start of ``python tinymcp/__main__.py``
-     (no ``-m``) beside more bare spawns, and what ``-m`` costs by itself (an empty module
-     run with ``-m`` and as a script).
+  E. How it is started (no goal): the 100- and 10,000-prompt cold starts of ``python
+     tinymcp/__main__.py`` (no ``-m``) beside more bare spawns, and what ``-m`` costs by
+     itself (an empty module run with ``-m`` and as a script).
 Then ``python -X importtime -c "import tinymcp"`` (cwd: the repo root).
 """
 
@@ -639,16 +639,20 @@ def entry_report(m):
     """What starting with ``python -m`` costs, against the console script's way (printed
     under the main table; no goal)."""
     entry = m["entry"]
-    if not entry["by-path"]:
+    starts = []
+    for n in sorted(k for k in entry if k != "-m"):
+        by_path, bare = entry[n]["by-path"], entry[n]["bare"]
+        if by_path:
+            starts.append("the %s-prompt cold start is %.1f ms, %.2f the bare loop (%d spawns each, "
+                          "paired)" % ("{:,}".format(n), statistics.median(by_path) * 1000,
+                                       statistics.median(c / b for c, b in zip(by_path, bare)),
+                                       len(by_path)))
+    if not starts:
         return
-    pairs = list(zip(entry["by-path"], entry["bare"]))
-    print("Started by its path, `python tinymcp/__main__.py` (no `-m`), the 100-prompt cold "
-          "start is %.1f ms, %.2f the bare loop (%d spawns each, paired); `python -m` of an empty "
-          "module takes %.1f ms more than the same file run as a script (runpy and its imports; "
-          "the bare loop is run as a script)." % (
-              statistics.median(entry["by-path"]) * 1000,
-              statistics.median(c / b for c, b in pairs), len(pairs),
-              statistics.median(entry["-m"]) * 1000))
+    print("Started by its path, `python tinymcp/__main__.py` (no `-m`), %s; `python -m` of an "
+          "empty module takes %.1f ms more than the same file run as a script (runpy and its "
+          "imports; the bare loop is run as a script)." % (
+              "; ".join(starts), statistics.median(entry["-m"]) * 1000))
 
 
 def run_cold(kind, config, tmp, fetch_all=0):
@@ -865,7 +869,9 @@ def measure(runs, quick, tmp, scale, imports=True):
     results = {"bare": [], "tinymcp": []}
     cold = {key: {"bare": [], "tinymcp": []} for key in ("cold100", "cold10k")}
     grown = {n: {"bare": [], "tinymcp": []} for n in (SCALE if scale else ())}
-    entry = {"bare": [], "by-path": [], "-m": []}  # (informative: how it is started)
+    # (informative: how it is started) {prompts: {kind: [seconds]}}, and what -m costs
+    entry = {n: {"bare": [], "by-path": []} for n in (small_n, large_n)}
+    entry["-m"] = []
     t_start = time.perf_counter()
     # warm-up (page cache, __pycache__): one short process of each, not counted
     run_small(("bare", "tinymcp"), small, tmp, small_n, 50, 50)
@@ -883,9 +889,11 @@ def measure(runs, quick, tmp, scale, imports=True):
         for _ in range(extra_large):
             for kind in order:
                 cold["cold10k"][kind].append(run_cold(kind, large, tmp)[0])
+        for n, extra in ((small_n, extra_small), (large_n, extra_large)):
+            for _ in range(extra):
+                for kind in (("bare", "by-path") if i % 2 == 0 else ("by-path", "bare")):
+                    entry[n][kind].append(run_cold(kind, configs[n], tmp)[0])
         for _ in range(extra_small):
-            for kind in (("bare", "by-path") if i % 2 == 0 else ("by-path", "bare")):
-                entry[kind].append(run_cold(kind, small, tmp)[0])
             entry["-m"].append(run_module_cost(tmp))
         for n in grown:
             for kind in order:
