@@ -76,7 +76,7 @@ def test_load_config_answers_the_same_with_and_without_the_fast_path(monkeypatch
     with_fast = [outcome(c) for c in configs]
     # owned configs: prompts of the common shape stay dicts until got; the same answers
     assert [outcome(c, owned=True) for c in configs] == with_fast
-    monkeypatch.setattr(config_module, "fast_prompt", lambda p, build=True: None)
+    monkeypatch.setattr(config_module, "plain_prompt", lambda p: None)
     without = [outcome(c) for c in configs]
     assert with_fast == without
     assert 100 < sum(kind == "ok" for kind, _ in with_fast) < len(configs)

@@ -100,7 +100,7 @@ def test_null_fields_are_config_errors_whatever_else_the_prompt_holds():
 
 def test_fast_path_and_full_validator_agree_on_generated_prompts():
     from generated_prompts import generated_prompt
-    from tinymcp.models import Prompt, fast_prompt, listing_of_plain
+    from tinymcp.models import Prompt, build_plain, listing_of_plain, plain_prompt
     from tinymcp.revisions import REVISIONS
     from tinymcp.validate import Check
     rng = random.Random(11)
@@ -109,8 +109,7 @@ def test_fast_path_and_full_validator_agree_on_generated_prompts():
         p = generated_prompt(rng)
         check = Check()
         full = Prompt.from_wire(check, p, "prompts[0]")
-        fast = fast_prompt(p)
-        assert (fast_prompt(p, build=False) is True) == (fast is not None)
+        fast = build_plain(p) if plain_prompt(p) else None
         if fast is not None:
             fast_taken += 1
             assert check.problems == [] and fast == full, (p, check.problems)
@@ -124,7 +123,7 @@ def test_fast_path_and_full_validator_agree_on_generated_prompts():
 def test_fast_path_takes_tuples_as_the_full_validator_does():
     from generated_prompts import generated_prompt
     from test_config import _every_list_a_tuple
-    from tinymcp.models import Prompt, fast_prompt
+    from tinymcp.models import Prompt, build_plain, plain_prompt
     from tinymcp.validate import Check
     rng = random.Random(13)
     fast_taken = 0
@@ -135,7 +134,7 @@ def test_fast_path_takes_tuples_as_the_full_validator_does():
         full = Prompt.from_wire(check, p, "prompts[0]")
         assert full == Prompt.from_wire(check_listed, listed, "prompts[0]")
         assert check.problems == check_listed.problems
-        fast = fast_prompt(p)
+        fast = build_plain(p) if plain_prompt(p) else None
         if fast is not None:
             fast_taken += 1
             assert check.problems == [] and fast == full, (p, check.problems)

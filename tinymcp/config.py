@@ -7,7 +7,7 @@ of them in one ``ConfigError``.
 
 from .errors import ConfigError
 from .limits import Limits
-from .models import Prompt, fast_prompt
+from .models import Prompt, build_plain, plain_prompt
 from .prompts import EncodedCache, PromptSet
 from .revisions import LOG_LEVELS
 from .validate import Check
@@ -85,8 +85,7 @@ def _prompts(check, config, owned):
     entries = {}
     seen = set()
     for i, item in enumerate(check.field(config, "prompts", "", "list", required=True) or ()):
-        prompt = fast_prompt(item, build=not owned)  # the common shape, checked directly
-        if prompt is None:  # anything else: the full validator names every problem
+        if plain_prompt(item) is None:  # anything else: the full validator names every problem
             path = "prompts[%d]" % i
             check.unique_name(item, path, seen, "prompt")
             prompt = Prompt.from_wire(check, item, path)
@@ -98,7 +97,7 @@ def _prompts(check, config, owned):
             check.fail("prompts[%d].name" % i, "duplicate prompt name %r" % name)
             continue
         seen.add(name)
-        entries[name] = item if prompt is True else prompt  # (True: kept as its dict)
+        entries[name] = item if owned else build_plain(item)  # (owned: built on first use)
     return entries
 
 

@@ -2,9 +2,9 @@
 
 Each model is a small slotted class with an explicit ``from_wire(check, obj, path)``
 validator (docs/decisions.md: not ``dataclasses``, whose import pulls in ``inspect``).
-``from_wire`` is the one validator; ``fast_prompt`` only accepts, at a fraction of the
-cost, the common shapes that ``from_wire`` accepts too, and leaves everything else to
-it (tests/test_config.py compares the two on generated configs). Models compare equal
+``from_wire`` is the one validator; ``plain_prompt`` only accepts, at a fraction of the
+cost, the common shapes that ``from_wire`` accepts too (``build_plain`` then makes them),
+and leaves everything else to it (tests/test_config.py compares the two on generated configs). Models compare equal
 when they serve the same thing, which is how a reload tells whether the prompts changed.
 """
 
@@ -13,7 +13,7 @@ from .jsonrpc import encode
 from .template import Template, names_within, parse_template
 from .validate import surrogate_at
 
-__all__ = ["Prompt", "PromptArgument", "fast_prompt", "listing_of_plain"]
+__all__ = ["Prompt", "PromptArgument", "plain_prompt", "build_plain", "listing_of_plain"]
 
 _EMPTY_TUPLE = ()
 _EMPTY_DICT = {}  # shared: never written to (Prompt._defaults when no argument has one)
@@ -247,72 +247,11 @@ _FAST_PROMPT_KEYS = frozenset(("name", "title", "description", "arguments", "mes
 _FAST_ARG_KEYS = frozenset(("name", "title", "description", "required", "default"))
 
 
-def _fast_arguments(p, build):
-    """The arguments of ``p`` (built, or the set of their names) when each is a plain one
-    (no completions); else None."""
-    if "arguments" not in p:
-        return [] if build else frozenset()
-    raw_args = p["arguments"]
-    if type(raw_args) is not list and type(raw_args) is not tuple:
-        return None  # (another sequence: the full validator)
-    arguments = []
-    names = set()
-    for a in raw_args:
-        if type(a) is not dict or not _FAST_ARG_KEYS.issuperset(a):
-            return None
-        get = a.get  # (as for the prompt's own name, title and description)
-        name = get("name")
-        required = get("required", False)
-        default = get("default", "")
-        if type(name) is not str or not name or name in names or type(required) is not bool \
-                or type(default) is not str or (required and "default" in a) \
-                or type(get("title", "")) is not str or type(get("description", "")) is not str \
-                or (not name.isascii() and surrogate_at(name) >= 0):
-            return None
-        names.add(name)
-        if build:
-            arguments.append(PromptArgument(name, get("title"), get("description"), required,
-                                            get("default")))
-    return arguments if build else names
-
-
-def _fast_messages(p, names, build):
-    """The messages of ``p`` (built, or True) when each is ``{role, text}`` whose
-    placeholders are all among ``names``; else None."""
-    raw_msgs = p.get("messages")
-    if (type(raw_msgs) is not list and type(raw_msgs) is not tuple) or not raw_msgs:
-        return None
-    messages = []
-    for m in raw_msgs:
-        if type(m) is not dict or len(m) != 2:
-            return None
-        role = m.get("role")
-        text = m.get("text")
-        if type(text) is not str or (role != "user" and role != "assistant"):
-            return None
-        if not build and ("{" not in text and "}" not in text or names_within(text, names)):
-            continue  # (only checked: nothing to make)
-        try:
-            tpl = parse_template(text)
-        except ValueError:
-            return None
-        templated = []
-        if type(tpl) is Template:
-            if not names.issuperset(tpl.names):
-                return None
-            templated.append(("text", None, tpl))
-        else:
-            text = tpl  # {{ and }} undone
-        if build:
-            messages.append(({"role": role, "content": {"type": "text", "text": text}}, templated))
-    return messages if build else True
-
-
-def fast_prompt(p, build=True):
-    """The common prompt shape (text messages, plain arguments) checked directly: a
-    ``Prompt`` equal to what ``Prompt.from_wire`` makes of ``p`` (with ``build`` false:
-    True, and nothing made), or None for anything else, which ``from_wire`` then
-    examines and reports."""
+def plain_prompt(p):
+    """True when ``p`` has the common shape (text messages, plain arguments) and
+    ``Prompt.from_wire`` accepts it, checked directly and making nothing; else None, and
+    ``from_wire`` then examines it and reports. One function: at 10,000 prompts, calls
+    between helpers were a measurable share of the load."""
     if type(p) is not dict or not _FAST_PROMPT_KEYS.issuperset(p):
         return None
     get = p.get  # (a name, and a title and description absent or strings: never null)
@@ -321,19 +260,60 @@ def fast_prompt(p, build=True):
             or type(get("description", "")) is not str \
             or (not name.isascii() and surrogate_at(name) >= 0):
         return None
-    arguments = _fast_arguments(p, build)
-    if arguments is None:
+    raw = get("arguments", _EMPTY_TUPLE)
+    if type(raw) is not list and type(raw) is not tuple:
+        return None  # (another sequence: the full validator)
+    names = set()
+    for a in raw:  # each a plain argument (no completions), its name new
+        if type(a) is not dict or not _FAST_ARG_KEYS.issuperset(a):
+            return None
+        get = a.get
+        name = get("name")
+        required = get("required", False)
+        if type(name) is not str or not name or name in names or type(required) is not bool \
+                or type(get("default", "")) is not str or (required and "default" in a) \
+                or type(get("title", "")) is not str or type(get("description", "")) is not str \
+                or (not name.isascii() and surrogate_at(name) >= 0):
+            return None
+        names.add(name)
+    raw = p.get("messages")
+    if (type(raw) is not list and type(raw) is not tuple) or not raw:
         return None
-    messages = _fast_messages(p, {a.name for a in arguments} if build else arguments, build)
-    if messages is None:
-        return None
-    if not build:
-        return True
-    return Prompt(name, p.get("title"), p.get("description"), None, None, arguments, messages)
+    for m in raw:  # each {role, text}, its placeholders among the names
+        if type(m) is not dict or len(m) != 2:
+            return None
+        role = m.get("role")
+        text = m.get("text")
+        if type(text) is not str or (role != "user" and role != "assistant"):
+            return None
+        if "{" not in text and "}" not in text or names_within(text, names):
+            continue
+        try:
+            tpl = parse_template(text)
+        except ValueError:
+            return None
+        if type(tpl) is Template and not names.issuperset(tpl.names):
+            return None
+    return True
+
+
+def build_plain(p):
+    """The ``Prompt`` that ``Prompt.from_wire`` makes of ``p``, a prompt ``plain_prompt``
+    accepted (so nothing is checked again)."""
+    arguments = [PromptArgument(a["name"], a.get("title"), a.get("description"),
+                                a.get("required", False), a.get("default"))
+                 for a in p.get("arguments", _EMPTY_TUPLE)]
+    messages = []
+    for m in p["messages"]:
+        tpl = parse_template(m["text"])
+        templated = [("text", None, tpl)] if type(tpl) is Template else []
+        text = m["text"] if templated else tpl  # (without placeholders: {{ and }} undone)
+        messages.append(({"role": m["role"], "content": {"type": "text", "text": text}}, templated))
+    return Prompt(p["name"], p.get("title"), p.get("description"), None, None, arguments, messages)
 
 
 def listing_of_plain(p, rev):
-    """``Prompt.listing(rev)`` of a prompt ``fast_prompt`` accepts, read off its dict (a
+    """``Prompt.listing(rev)`` of a prompt ``plain_prompt`` accepts, read off its dict (a
     prompt kept unbuilt: see ``prompts.PromptSet``)."""
     out = {"name": p["name"]}
     if rev.titles and "title" in p:

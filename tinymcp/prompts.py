@@ -6,7 +6,7 @@ validated values and shape what they return for the client's revision.
 
 from .content import messages_from_render
 from .errors import CallbackFailed, ConfigError, InvalidParams, clip
-from .models import fast_prompt, listing_of_plain
+from .models import build_plain, listing_of_plain
 from .validate import describe
 
 __all__ = ["PromptSet", "EncodedCache", "encode_cursor", "decode_cursor", "check_arguments", "render",
@@ -21,7 +21,7 @@ class PromptSet:
     """Prompts by name, listed in their declared order (config order; for a Python
     caller, list order), with stable cursors.
 
-    An entry is a ``Prompt``, or the plain dict of one that ``fast_prompt`` accepted at
+    An entry is a ``Prompt``, or the plain dict of one that ``plain_prompt`` accepted at
     load (a config the loader owns: nobody else holds or changes the dicts). A plain one
     is listed straight from its dict and built when it is first got; at most
     ``BUILT_KEPT`` built ones are kept, so memory stays near the size of the config
@@ -68,7 +68,7 @@ class PromptSet:
             return entry
         built = self._built.get(name)
         if built is None:
-            built = fast_prompt(entry)
+            built = build_plain(entry)
             if len(self._built) >= self.BUILT_KEPT:
                 del self._built[next(iter(self._built))]
             self._built[name] = built
