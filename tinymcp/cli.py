@@ -277,8 +277,7 @@ def _main(opts, default_config, default_name):
                          "normally starts this. Ctrl-D ends it.\n")
         sys.stderr.flush()
     from .stdio import serve_stdio
-    # (alone: no other thread holds this server)
-    return serve_stdio(server, source=source, alone=True)
+    return serve_stdio(server, source=source)
 
 
 def _load(opts, default_config, default_name):

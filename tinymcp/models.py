@@ -4,9 +4,8 @@ Each model is a small slotted class with an explicit ``from_wire(check, obj, pat
 validator (docs/decisions.md: not ``dataclasses``, whose import pulls in ``inspect``).
 ``from_wire`` is the one validator; ``plain_prompt`` only accepts, at a fraction of the
 cost, the common shapes that ``from_wire`` accepts too (``build_plain`` then makes them),
-and leaves everything else to it (tests/test_config.py compares the two on generated
-configs). Models compare equal when they serve the same thing, which is how a reload
-tells whether the prompts changed.
+and leaves everything else to it (tests/test_config.py compares the two on generated configs). Models compare equal
+when they serve the same thing, which is how a reload tells whether the prompts changed.
 """
 
 from .content import check_icons, check_json, message_from_wire

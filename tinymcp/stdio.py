@@ -6,10 +6,9 @@ while serving, the wire keeps a private duplicate of fd 1, and fd 1 and ``sys.st
 point at stderr: a stray ``print()`` (or a child process) cannot corrupt the stream.
 
 Three ways to serve, by what is needed: ``_Direct`` (one session, ``poll()`` on stdin
-and a wake-up pipe: signals, reloads, changes from other threads; or, when no other
-thread can hand it work, stdin read at once and signals taken inside the read), the loop
-path (``loop`` and ``pump``, when a timer is needed: ``--watch``), and a plain blocking
-loop where pipes cannot be polled (Windows).
+and a wake-up pipe: signals, reloads, changes from other threads), the loop path
+(``loop`` and ``pump``, when a timer is needed: ``--watch``), and a plain blocking loop
+where pipes cannot be polled (Windows).
 """
 
 import os
@@ -18,7 +17,6 @@ import stat
 import sys
 import time
 
-from .errors import TinyMCPError
 from .pump import (_QUIET_ERRORS, DRAIN_SECONDS, HIGH_WATER, READ_SIZE, Hub, StreamPump, signal,
                    stderr_log)
 from .workers import Workers
@@ -72,16 +70,14 @@ def _serve_blocking(server, in_fd, wire, source, log):
         return 0
 
 
-def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None, log=None, alone=False):
+def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None, log=None):
     """Serve one session on stdin/stdout until EOF or SIGTERM/SIGINT; return 0.
 
     ``source`` (a ``reload.ConfigFile``) reloads the config on SIGHUP and, when watched,
     on change; ``Server.replace_config`` from any thread reaches the session too. With
     ``poll`` false (the default on Windows) a blocking loop serves instead, without those.
     ``log``: the diagnostics hook (default: the server's, else stderr). The ``server`` is
-    never changed. ``alone``: the caller promises that no other thread changes or stops
-    the server while it serves (the command line): stdin is then read without a
-    ``poll()`` before each read, until a callable of the config first runs.
+    never changed.
     """
     if poll is None:
         poll = CAN_POLL_PIPES
@@ -96,7 +92,7 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, poll=None, log=None, alo
             return _serve_blocking(server, in_fd, wire, source, log)
         if (source is not None and source.watch) or not CAN_POLL_ANY:
             return _serve_polled(server, in_fd, wire, source, log)
-        return _serve_direct(server, in_fd, wire, source, log, alone)
+        return _serve_direct(server, in_fd, wire, source, log)
     finally:
         os.close(wire)
         os.dup2(saved_out, out_fd)
@@ -137,12 +133,11 @@ def _serve_polled(server, in_fd, wire, source, log):
     return 0
 
 
-def _serve_direct(server, in_fd, wire, source, log, alone=False):
-    """One session with ``_Direct``, the fds' blocking modes put back afterwards (stdin is
-    left blocking when ``alone``: read at once, signals reach the read)."""
-    in_blocking = None if alone else _nonblocking_if_pipe(in_fd)
+def _serve_direct(server, in_fd, wire, source, log):
+    """One session with ``_Direct``, the fds' blocking modes put back afterwards."""
+    in_blocking = _nonblocking_if_pipe(in_fd)
     out_blocking = _nonblocking_if_pipe(wire)
-    direct = _Direct(server, in_fd, wire, log, alone)
+    direct = _Direct(server, in_fd, wire, log)
     try:
         return direct.run(source)
     finally:
@@ -155,10 +150,6 @@ def _serve_direct(server, in_fd, wire, source, log, alone=False):
                     pass
 
 
-class _Woken(TinyMCPError):
-    """Raised by a stop signal out of a blocking read of stdin (``_Direct`` when alone)."""
-
-
 class _Direct:
     """Serves one session on the calling thread: ``poll()`` waits for stdin or the
     wake-up pipe; what a read makes is written at once, and stdin is read again only
@@ -168,17 +159,10 @@ class _Direct:
     arrive through the wake-up pipe, as do the answers of callables run on worker threads
     (``workers``). To the ``Hub``, ``reload.ConfigFile`` and ``Workers`` it is both the
     loop (``add_signal_handler``, ``call_soon_threadsafe``, ``call_later``) and the one pump
-    (``session``, ``send``).
+    (``session``, ``send``)."""
 
-    When ``alone`` (no other thread hands work over), stdin is read at once instead,
-    without a ``poll()`` first, until a callable first runs: a signal that arrives while
-    the loop waits in that read is served by the handler itself, from inside the read,
-    and a stop is raised out of it (see ``_on_signal``)."""
-
-    def __init__(self, server, in_fd, wire, log, alone=False):
+    def __init__(self, server, in_fd, wire, log):
         self.server, self.in_fd, self.wire, self.log = server, in_fd, wire, log
-        self.alone = alone
-        self._waiting = False  # (alone: the loop is in its read of stdin, doing nothing else)
         self.workers = Workers(self.call_soon_threadsafe, self.call_later, log)
         self.session = server.session(log=log, executor=self.workers)
         self.session.on_ready = lambda: self.send(self.session.data_to_send())
@@ -213,21 +197,6 @@ class _Direct:
 
     def _on_signal(self, signum, frame):
         self._signals.append(signum)
-        while self._waiting:
-            # The loop waits in its read of stdin (or is just before or after that call),
-            # holding nothing half done: serve the signal here, its output included. A
-            # reload lets the read go on (Python retries it); a stop is raised out of it,
-            # and what the read may just have taken is dropped, as unread input is at a
-            # stop. (A signal that comes meanwhile is queued, _waiting being off, and
-            # served by the next round.)
-            self._waiting = False
-            self._run_calls()
-            self._flush()
-            if self.stopping or self.gone:
-                raise _Woken()
-            self._waiting = True
-            if not (self._signals or self._calls):
-                break
 
     def call_soon_threadsafe(self, callback):
         self._calls.append(callback)
@@ -280,7 +249,7 @@ class _Direct:
 
     def _serve(self):
         session, in_fd, wake_r, poll = self.session, self.in_fd, self._wake_r, self._poll.poll
-        reading = not self.alone or self._serve_alone()
+        reading = True
         while not (self.stopping or self.gone) and (reading or session.busy):
             # (after EOF, until every request read has had its answer)
             for fd, _ in poll(self._poll_timeout() if self._timers else None):
@@ -294,58 +263,16 @@ class _Direct:
                     continue
                 except OSError:
                     data = b""  # the host is gone: serve what was read
-                reading = self._take(data)
+                self._send(session.receive_data(data, HIGH_WATER))
+                while session.pending and not (self.stopping or self.gone):
+                    self._send(session.resume(HIGH_WATER))
+                if not data:
+                    reading = False
+                    self._poll.unregister(in_fd)
+                    self._eof_deadline = time.monotonic() + DRAIN_SECONDS
             if self._timers:
                 self._run_timers()
                 self._flush()
-
-    def _serve_alone(self):
-        """Read stdin at once, without a ``poll()`` first, and serve what comes, until EOF
-        (False) or a stop; True when the caller must poll from then on: a callable runs
-        (its answer comes through the wake-up pipe), or stdin turned out non-blocking."""
-        while not (self.stopping or self.gone):
-            try:
-                data = self._read_alone()
-            except _Woken:  # (wherever in _read_alone a stop signal was served)
-                data = None
-            except BlockingIOError:  # (someone else's non-blocking mode)
-                return True
-            if data is None:
-                self._run_calls()
-                self._flush()
-            elif not self._take(data):
-                return False
-            elif self.session.busy:  # a callable runs on a worker thread: its answer comes
-                return True          # through the wake-up pipe, which poll() watches
-        return True
-
-    def _read_alone(self):
-        """One read of stdin, waiting as long as it takes, a signal served inside it
-        (``_on_signal``): the bytes (``b""`` at the end, or when the host is gone), or None
-        when a signal or a call came before it began."""
-        self._waiting = True
-        try:
-            if self._signals or self._calls:  # (queued before _waiting was set)
-                return None
-            return os.read(self.in_fd, READ_SIZE)
-        except BlockingIOError:
-            raise
-        except OSError:
-            return b""  # the host is gone: serve what was read
-        finally:
-            self._waiting = False
-
-    def _take(self, data):
-        """Serve what a read of stdin gave (``b""``: its end); False at the end."""
-        session = self.session
-        self._send(session.receive_data(data, HIGH_WATER))
-        while session.pending and not (self.stopping or self.gone):
-            self._send(session.resume(HIGH_WATER))
-        if data:
-            return True
-        self._poll.unregister(self.in_fd)
-        self._eof_deadline = time.monotonic() + DRAIN_SECONDS
-        return False
 
     def _send(self, data):
         """Write ``data`` now when nothing waits before it (the common case: no copy into
