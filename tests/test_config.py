@@ -31,7 +31,7 @@ def test_every_problem_is_listed():
     ]
 
 
-def test_a_duplicate_of_a_fast_prompt_is_reported_and_not_stored():
+def test_a_duplicate_of_a_prompt_of_the_common_shape_is_reported_and_not_stored():
     assert problems({"prompts": [prompt(name="a"), prompt(name="a")]}) == [
         ("prompts[1].name", "duplicate prompt name 'a'")]
 

@@ -4,8 +4,9 @@ Each model is a small slotted class with an explicit ``from_wire(check, obj, pat
 validator (docs/decisions.md: not ``dataclasses``, whose import pulls in ``inspect``).
 ``from_wire`` is the one validator; ``plain_prompt`` only accepts, at a fraction of the
 cost, the common shapes that ``from_wire`` accepts too (``build_plain`` then makes them),
-and leaves everything else to it (tests/test_config.py compares the two on generated configs). Models compare equal
-when they serve the same thing, which is how a reload tells whether the prompts changed.
+and leaves everything else to it (tests/test_models.py and tests/test_config.py compare
+the two on generated prompts and configs). Models compare equal when they serve the same
+thing, which is how a reload tells whether the prompts changed.
 """
 
 from .content import check_icons, check_json, message_from_wire
@@ -267,16 +268,17 @@ def plain_prompt(p):
     for a in raw:  # each a plain argument (no completions), its name new
         if type(a) is not dict or not _FAST_ARG_KEYS.issuperset(a):
             return None
-        get = a.get
-        name = get("name")
-        required = get("required", False)
-        if type(name) is not str or not name or name in names or type(required) is not bool \
-                or type(get("default", "")) is not str or (required and "default" in a) \
-                or type(get("title", "")) is not str or type(get("description", "")) is not str \
-                or (not name.isascii() and surrogate_at(name) >= 0):
+        arg_get = a.get
+        arg = arg_get("name")
+        required = arg_get("required", False)
+        if type(arg) is not str or not arg or arg in names or type(required) is not bool \
+                or type(arg_get("default", "")) is not str or (required and "default" in a) \
+                or type(arg_get("title", "")) is not str \
+                or type(arg_get("description", "")) is not str \
+                or (not arg.isascii() and surrogate_at(arg) >= 0):
             return None
-        names.add(name)
-    raw = p.get("messages")
+        names.add(arg)
+    raw = get("messages")
     if (type(raw) is not list and type(raw) is not tuple) or not raw:
         return None
     for m in raw:  # each {role, text}, its placeholders among the names
