@@ -143,8 +143,8 @@ class Prompt:
         #: optional argument name -> its default
         self.defaults = defaults
         self._listing = None  # revision shape -> listing dict, made on first prompts/list
-        #: revision -> its encoded prompts/get result with gaps for the texts (``methods``),
-        #: made on first use; False where there is none
+        #: revision -> its encoded prompts/get result with gaps for the texts (``methods``):
+        #: True once got under it (made at the second get), False where there is none
         self.get_frames = None
 
     def _key(self):
