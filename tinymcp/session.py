@@ -24,7 +24,6 @@ also goes to the log hook (stderr in the CLI), so no traceback or internal state
 reaches the wire. Every line, and every item of a batch, passes through it once.
 """
 
-import itertools
 from .call import Deferred, log_message
 from .errors import CallbackFailed, InternalError, InvalidParams, InvalidRequest, ProtocolError
 from .inbox import Decoded, Inbox
@@ -38,7 +37,9 @@ from .state import META_SERVER_INFO, META_SUBSCRIPTION, NEVER_CANCELLED, Connect
 
 __all__ = ["Session"]
 
-_error_ids = itertools.count(1)
+#: the opaque ids of internal errors: ``itertools.count(1)``'s numbers, without importing
+#: itertools, a start's one use of it (~0.13 ms); ``next`` on it is as atomic
+_error_ids = iter(range(1, 1 << 63))
 
 
 #: ``Session._answer``: the answer comes later (a callable runs on the executor)
