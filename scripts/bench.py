@@ -43,7 +43,8 @@ first alternates from run to run):
   E. How it is started (no goal): the 100- and 10,000-prompt cold starts of ``python
      tinymcp/__main__.py`` (no ``-m``) beside more bare spawns, and what ``-m`` costs by
      itself (an empty module run with ``-m`` and as a script).
-Then ``python -X importtime -c "import tinymcp"`` (cwd: the repo root).
+Then ``python -X importtime -c "import tinymcp"`` (cwd: the repo root), and the import
+timed directly, ``perf_counter`` around it, in fresh processes (importtime adds its own cost).
 """
 
 import json
