@@ -324,10 +324,17 @@ def listing_of_plain(p, rev):
         out["description"] = p["description"]
     raw_args = p.get("arguments")
     if raw_args:
+        titles = rev.titles
         args = []
         for a in raw_args:
+            # An argument's dict that holds only what its listing would (no default, no
+            # "required": false, a title only where the revision lists titles) is listed
+            # as it is: a page is encoded at once and never changed.
+            if "default" not in a and a.get("required", True) is True and (titles or "title" not in a):
+                args.append(a)
+                continue
             arg = {"name": a["name"]}
-            if rev.titles and "title" in a:
+            if titles and "title" in a:
                 arg["title"] = a["title"]
             if "description" in a:
                 arg["description"] = a["description"]
