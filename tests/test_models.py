@@ -100,7 +100,7 @@ def test_null_fields_are_config_errors_whatever_else_the_prompt_holds():
 
 def test_fast_path_and_full_validator_agree_on_generated_prompts():
     from generated_prompts import generated_prompt
-    from tinymcp.models import Prompt, build_plain, listing_of_plain, plain_prompt
+    from tinymcp.models import Prompt, build_plain, listings, plain_prompt
     from tinymcp.revisions import REVISIONS
     from tinymcp.validate import Check
     rng = random.Random(11)
@@ -115,8 +115,9 @@ def test_fast_path_and_full_validator_agree_on_generated_prompts():
             assert check.problems == [] and fast == full, (p, check.problems)
             # a prompt kept as its dict is listed as the built one would be
             for rev in REVISIONS.values():
-                assert listing_of_plain(p, rev) == full.listing(rev)
-                assert list(listing_of_plain(p, rev)) == list(full.listing(rev))  # key order
+                [listed] = listings([p], rev)
+                assert listed == full.listing(rev)
+                assert list(listed) == list(full.listing(rev))  # key order
     assert fast_taken > 600  # the fast path was really exercised
 
 

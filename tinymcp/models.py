@@ -14,7 +14,7 @@ from .jsonrpc import encode
 from .template import Template, names_within, parse_template
 from .validate import surrogate_at
 
-__all__ = ["Prompt", "PromptArgument", "plain_prompt", "build_plain", "listing_of_plain"]
+__all__ = ["Prompt", "PromptArgument", "plain_prompt", "build_plain", "listings"]
 
 _EMPTY_TUPLE = ()
 _EMPTY_DICT = {}  # shared: never written to (Prompt._defaults when no argument has one)
@@ -314,32 +314,39 @@ def build_plain(p):
     return Prompt(p["name"], p.get("title"), p.get("description"), None, None, arguments, messages)
 
 
-def listing_of_plain(p, rev):
-    """``Prompt.listing(rev)`` of a prompt ``plain_prompt`` accepts, read off its dict (a
-    prompt kept unbuilt: see ``prompts.PromptSet``)."""
-    out = {"name": p["name"]}
-    if rev.titles and "title" in p:
-        out["title"] = p["title"]
-    if "description" in p:
-        out["description"] = p["description"]
-    raw_args = p.get("arguments")
-    if raw_args:
-        titles = rev.titles
-        args = []
-        for a in raw_args:
-            # An argument's dict that holds only what its listing would (no default, no
-            # "required": false, a title only where the revision lists titles) is listed
-            # as it is: a page is encoded at once and never changed.
-            if "default" not in a and a.get("required", True) is True and (titles or "title" not in a):
-                args.append(a)
-                continue
-            arg = {"name": a["name"]}
-            if titles and "title" in a:
-                arg["title"] = a["title"]
-            if "description" in a:
-                arg["description"] = a["description"]
-            if a.get("required"):
-                arg["required"] = True
-            args.append(arg)
-        out["arguments"] = args
+def listings(entries, rev):
+    """``Prompt.listing(rev)`` of each of ``entries``, a ``Prompt`` or the dict of a prompt
+    ``plain_prompt`` accepts (kept unbuilt: see ``prompts.PromptSet``), which is listed
+    straight from its dict. One call a page: a call a prompt was 6 to 10% of listing one."""
+    titles = rev.titles
+    out = []
+    for p in entries:
+        if type(p) is not dict:
+            out.append(p.listing(rev))
+            continue
+        item = {"name": p["name"]}
+        if titles and "title" in p:
+            item["title"] = p["title"]
+        if "description" in p:
+            item["description"] = p["description"]
+        raw_args = p.get("arguments")
+        if raw_args:
+            args = []
+            for a in raw_args:
+                # An argument's dict that holds only what its listing would (no default, no
+                # "required": false, a title only where the revision lists titles) is listed
+                # as it is: a page is encoded at once and never changed.
+                if "default" not in a and a.get("required", True) is True and (titles or "title" not in a):
+                    args.append(a)
+                    continue
+                arg = {"name": a["name"]}
+                if titles and "title" in a:
+                    arg["title"] = a["title"]
+                if "description" in a:
+                    arg["description"] = a["description"]
+                if a.get("required"):
+                    arg["required"] = True
+                args.append(arg)
+            item["arguments"] = args
+        out.append(item)
     return out

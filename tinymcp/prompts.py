@@ -6,7 +6,7 @@ validated values and shape what they return for the client's revision.
 
 from .content import messages_from_render
 from .errors import CallbackFailed, ConfigError, InvalidParams, clip
-from .models import build_plain, listing_of_plain
+from .models import build_plain, listings
 from .validate import describe
 
 __all__ = ["PromptSet", "EncodedCache", "encode_cursor", "decode_cursor", "check_arguments", "render",
@@ -101,18 +101,14 @@ class PromptSet:
                 start += 1
         end = start + size
         names = self.names[start:end]
-        by_name = self.by_name
-        listings = []
-        for n in names:
-            entry = by_name[n]
-            listings.append(listing_of_plain(entry, rev) if type(entry) is dict else entry.listing(rev))
+        listed = listings(map(self.by_name.__getitem__, names), rev)
         if end >= len(self.names):
-            return listings, None
+            return listed, None
         after = self._after
         if len(after) >= self.AFTER_KEPT and names[-1] not in after:
             del after[next(iter(after))]
         after[names[-1]] = end
-        return listings, encode_cursor(names[-1], scope)
+        return listed, encode_cursor(names[-1], scope)
 
 
 class EncodedCache:
