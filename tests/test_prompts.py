@@ -294,6 +294,36 @@ def test_an_owned_configs_prompts_stay_dicts_until_got_and_few_stay_built(monkey
     assert prompts.get("nope") is None
 
 
+def test_listing_an_owned_configs_prompts_changes_none_of_its_dicts():
+    """An owned config's argument dicts can be listed as they are: listing every page
+    under every revision, stateless too, leaves every dict as the file had it."""
+    import copy
+    from tinymcp.config import load_config
+    from tinymcp.revisions import HANDSHAKE_VERSIONS
+    arguments = [{"name": "a", "description": "d", "required": True}, {"name": "b", "title": "B"},
+                 {"name": "c", "default": "x"}, {"name": "d", "required": False}, {"name": "e"}]
+    config = {"page_size": 2, "prompts": [
+        {"name": "p%d" % i, "title": "P", "description": "D", "arguments": copy.deepcopy(arguments),
+         "messages": [{"role": "user", "text": "{a}{b}{c}{d}{e}"}]} for i in range(5)]}
+    before = copy.deepcopy(config)
+    loaded = load_config(config, owned=True)
+    assert all(type(entry) is dict for entry in loaded.prompts.by_name.values())
+    listed = []
+    for version in HANDSHAKE_VERSIONS:
+        wire = Wire(loaded)
+        wire.initialize(version)
+        assert len(wire.pages()) == 3
+        listed.append(wire.result("prompts/list", {})["prompts"][0]["arguments"])
+    wire = modern_wire(loaded)
+    [reply] = wire.modern("prompts/list")
+    listed.append(reply["result"]["prompts"][0]["arguments"])
+    assert config == before
+    # listed as the protocol has them: no default, no required false, titles where listed
+    assert listed[0] == [{"name": "a", "description": "d", "required": True}, {"name": "b"}, {"name": "c"},
+                         {"name": "d"}, {"name": "e"}]
+    assert listed[-1][1] == {"name": "b", "title": "B"}
+
+
 def test_an_optional_argument_given_blank_takes_its_default():
     seen = []
     config = {"prompts": [
