@@ -296,7 +296,8 @@ def test_an_owned_configs_prompts_stay_dicts_until_got_and_few_stay_built(monkey
 
 def test_listing_an_owned_configs_prompts_changes_none_of_its_dicts():
     """An owned config's argument dicts can be listed as they are: listing every page
-    under every revision, stateless too, leaves every dict as the file had it."""
+    under every handshake revision, and a stateless page, leaves every dict as the file
+    had it."""
     import copy
     from tinymcp.config import load_config
     from tinymcp.revisions import HANDSHAKE_VERSIONS

@@ -245,6 +245,8 @@ def _messages(check, p, path, declared):
 # --- the fast path -----------------------------------------------------------------------
 
 _FAST_PROMPT_KEYS = frozenset(("name", "title", "description", "arguments", "messages"))
+#: (``listings`` lists an argument's dict as it is unless it holds a default, ``"required":
+#: false`` or an unlisted title: a key added here must keep it from that too)
 _FAST_ARG_KEYS = frozenset(("name", "title", "description", "required", "default"))
 
 

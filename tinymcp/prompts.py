@@ -77,6 +77,8 @@ class PromptSet:
     def page(self, cursor, size, scope, rev):
         """``(listings, next_cursor)``: the ``Prompt`` objects of one ``prompts/list``
         page as revision ``rev`` defines them; ``next_cursor`` is None on the last page.
+        The listings may share dicts with the config and its built prompts: the caller
+        encodes them and never changes them.
 
         A cursor names the last prompt of the previous page (by name, not offset), so
         the next page starts after that prompt wherever it now is: prompts added or

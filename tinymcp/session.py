@@ -39,7 +39,7 @@ __all__ = ["Session"]
 
 #: the opaque ids of internal errors: ``itertools.count(1)``'s numbers, without importing
 #: itertools, a start's one use of it (~0.13 ms); ``next`` on it is as atomic
-_error_ids = iter(range(1, 1 << 63))
+_error_ids = iter(range(1, (1 << 63) - 1))  # (C longs: the fast range iterator)
 
 
 #: ``Session._answer``: the answer comes later (a callable runs on the executor)
