@@ -279,6 +279,38 @@ def test_failing_complete_callable_is_internal_error(broken):
     assert len(logged) == 1
 
 
+def test_an_encoded_result_is_kept_from_its_second_making_within_its_bounds(monkeypatch):
+    from tinymcp.prompts import EncodedCache
+    monkeypatch.setattr(EncodedCache, "MAX_BYTES", 10)
+    monkeypatch.setattr(EncodedCache, "MADE_KEPT", 2)
+    cache = EncodedCache()
+    cache.put("a", b"1234")
+    assert cache.get("a") is None  # made once: not kept
+    cache.put("a", b"1234")
+    assert cache.get("a") == b"1234"
+    for key in ("b", "c", "d"):  # made once each: only the last two remembered
+        cache.put(key, b"5678")
+    cache.put("d", b"5678")
+    cache.put("b", b"5678")  # (forgotten: this is its first making again)
+    cache.put("c", b"5678")
+    # kept: a, d, then c, past 10 bytes: the oldest, a, went
+    assert [cache.get(k) for k in "abcd"] == [None, None, b"5678", b"5678"]
+    cache.put("e", b"x" * 11)
+    cache.put("e", b"x" * 11)
+    assert cache.get("e") is None  # (larger than the whole cache)
+
+
+def test_a_walk_page_by_page_keeps_no_page_and_a_page_asked_again_is_kept():
+    wire = Wire(simple_config(10, page_size=3))
+    wire.initialize()
+    assert len(wire.pages()) == 4
+    pages = wire.server.config.pages
+    assert pages._data == {}
+    ask = b'{"jsonrpc":"2.0","id":7,"method":"prompts/list","params":{}}\n'
+    first = wire.session.receive_data(ask)
+    assert len(pages._data) == 1 and wire.session.receive_data(ask) == first
+
+
 def test_an_owned_configs_prompts_stay_dicts_until_got_and_few_stay_built(monkeypatch):
     from tinymcp.config import load_config
     from tinymcp.prompts import PromptSet

@@ -115,8 +115,9 @@ def _list_params(params):
 
 
 def _prompts_list(session, call, cursor):
-    """A page, encoded once per config, cursor and revision (``ServerConfig.pages``): the
-    same request gets the same bytes until the config changes."""
+    """A page, kept encoded per config, cursor and revision from its second request
+    (``ServerConfig.pages``): the same request gets the same bytes until the config
+    changes."""
     config = session.server.config
     key = (cursor, call.revision.version, call.stateless)
     if type(cursor) is not str and cursor is not None:

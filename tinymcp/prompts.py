@@ -114,17 +114,22 @@ class PromptSet:
 
 
 class EncodedCache:
-    """Encoded results by key, at most ``MAX_BYTES`` of them (the oldest go first): a
-    page asked for again is sent without being listed and encoded again. Each config has
-    its own, so a change starts it afresh."""
+    """Encoded results by key, at most ``MAX_BYTES`` of them (the oldest go first), each
+    kept from the second time it is made: a page asked for again is then sent without
+    being listed and encoded again, and a client that walks the pages once has the
+    server keep none of them (nor fault in their memory). Each config has its own, so a
+    change starts it afresh."""
 
-    __slots__ = ("_data", "_size")
+    __slots__ = ("_data", "_size", "_made")
 
     MAX_BYTES = 2 * 1024 * 1024
+    #: the keys made once and not kept, remembered (the oldest forgotten past this many)
+    MADE_KEPT = 1024
 
     def __init__(self):
         self._data = {}
         self._size = 0
+        self._made = {}  # (an ordered set)
 
     def get(self, key):
         return self._data.get(key)
@@ -132,6 +137,13 @@ class EncodedCache:
     def put(self, key, data):
         if len(data) > self.MAX_BYTES:
             return
+        made = self._made
+        if key not in made:  # (made for the first time: remembered, not kept)
+            if len(made) >= self.MADE_KEPT:
+                del made[next(iter(made))]
+            made[key] = None
+            return
+        del made[key]
         cache = self._data
         old = cache.pop(key, None)
         if old is not None:
