@@ -138,12 +138,11 @@ class EncodedCache:
         if len(data) > self.MAX_BYTES:
             return
         made = self._made
-        if key not in made:  # (made for the first time: remembered, not kept)
+        if not made.pop(key, False):  # (made for the first time: remembered, not kept)
             if len(made) >= self.MADE_KEPT:
                 del made[next(iter(made))]
-            made[key] = None
+            made[key] = True
             return
-        del made[key]
         cache = self._data
         old = cache.pop(key, None)
         if old is not None:
