@@ -23,8 +23,8 @@ Per run, processes in pairs (bare loop and tinymcp alive side by side; which one
 first alternates from run to run):
   A. 100 prompts: cold start (spawn -> initialize reply read); prompts/get round trips
      (each sent after the previous reply) with the bench and both servers pinned to
-     one CPU, then again unpinned, both interleaved between the servers in slices;
-     VmHWM; the pipeline (N requests written at once by a writer thread while the
+     one CPU, then again unpinned, then pinned once more (every prompt got by then:
+     no first-use costs), each interleaved between the servers in slices; VmHWM; the pipeline (N requests written at once by a writer thread while the
      main thread reads the N replies, PIPE_ROUNDS times); VmHWM again.
   B. 10,000 prompts, page size 100: cold start; pinned to one CPU, a full prompts/list
      walk (each page requested after the previous reply), then page 1 and the last
@@ -554,7 +554,8 @@ def run_small(order, config, tmp, n_prompts, rt_count, pipe_count):
                     p.pipelined(get_requests(5000, n_prompts, p.ids(5000)))
                 if WARM_REQUESTS:
                     p.round_trip(get_requests(2000, n_prompts, p.ids(2000)))
-            for key, pin in (("rt", True), ("rt_free", False)):
+            # (rt_again: once more, pinned, every prompt already got: no first-use costs)
+            for key, pin in (("rt", True), ("rt_free", False), ("rt_again", True)):
                 tasks = []
                 for kind in order:
                     p = procs[kind]
@@ -960,6 +961,8 @@ def table(m, goals):
         "rss100": "peak RSS after round trips, 100 prompts",
         "rt": "prompts/get round trip%s" % (" (one CPU)" if Pinned.enabled else ""),
         "rt_free": "prompts/get round trip, unpinned",
+        "rt_again": "prompts/get round trip again%s, every prompt already got" % (
+            " (one CPU)" if Pinned.enabled else ""),
         "pipe": "prompts/get pipelined (%d at once, x%d)" % (pipe_count, PIPE_ROUNDS),
         "rss_pipe": "peak RSS after the pipeline, 100 prompts",
         "cold10k": "cold start, 10k prompts (%d spawns)" % n_cold["cold10k"],
@@ -969,7 +972,8 @@ def table(m, goals):
         "page_first": "prompts/list, the same page again (%d requests)" % deep_count,
         "page_deep": "prompts/list, the last page again (%d requests)" % deep_count,
     }
-    units = {"cold100": "ms", "rss100": "MiB", "rt": "req/s", "rt_free": "req/s", "pipe": "req/s",
+    units = {"cold100": "ms", "rss100": "MiB", "rt": "req/s", "rt_free": "req/s", "rt_again": "req/s",
+             "pipe": "req/s",
              "rss_pipe": "MiB", "cold10k": "ms", "rss10k": "MiB", "rss10k_all": "MiB", "traverse": "ms",
              "page_first": "ms", "page_deep": "ms"}
     print("| measure | bare loop | tinymcp | tinymcp/bare | goal | |")
