@@ -24,8 +24,9 @@ first alternates from run to run):
   A. 100 prompts: cold start (spawn -> initialize reply read); prompts/get round trips
      (each sent after the previous reply) with the bench and both servers pinned to
      one CPU, then again unpinned, then pinned once more (every prompt got by then:
-     no first-use costs), each interleaved between the servers in slices; VmHWM; the pipeline (N requests written at once by a writer thread while the
-     main thread reads the N replies, PIPE_ROUNDS times); VmHWM again.
+     no first-use costs), each interleaved between the servers in slices; VmHWM; the
+     pipeline (N requests written at once by a writer thread while the main thread
+     reads the N replies, PIPE_ROUNDS times); VmHWM again.
   B. 10,000 prompts, page size 100: cold start; pinned to one CPU, a full prompts/list
      walk (each page requested after the previous reply), then page 1 and the last
      page (its cursor taken from the walk) requested repeatedly, interleaved; VmHWM;
