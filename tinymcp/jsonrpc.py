@@ -8,8 +8,8 @@ newlines and MUST NOT contain embedded newlines, so we split on b"\\n" only (nev
 
 from .errors import InvalidRequest, ParseError
 
-__all__ = ["LineBuffer", "TooLong", "Refused", "read_line", "decode", "encode", "loads", "hooked_scanner",
-           "Encoded", "escaped_size", "encode_response",
+__all__ = ["LineBuffer", "TooLong", "Refused", "read_line", "decode", "encode", "dumps", "loads",
+           "hooked_scanner", "Encoded", "escaped_size", "encode_response",
            "response", "error", "notification", "check_id", "is_response"]
 
 
@@ -613,14 +613,15 @@ def _make_dumps(make_encoder=_c_make_encoder):
     return lambda value: _json_module()[1].encode(value)
 
 
-_dumps = _make_dumps()
+#: a value's compact, ASCII-only JSON text, without the newline ``encode`` frames a line with
+dumps = _make_dumps()
 
 
 def encode(message):
     """One compact, ASCII-only JSON line, newline included: every control character is
     escaped, so a message never holds an embedded newline (transports "stdio", every
     revision: messages MUST NOT contain embedded newlines)."""
-    return _dumps(message).encode("ascii") + b"\n"
+    return dumps(message).encode("ascii") + b"\n"
 
 
 # --- messages ----------------------------------------------------------------------------
@@ -641,9 +642,9 @@ def response(rid, result):
 def encode_response(rid, result):
     """``encode(response(rid, result))``, also for an ``Encoded`` result."""
     if type(result) is Encoded:
-        rid = str(rid) if type(rid) is int else quote(rid) if type(rid) is str else _dumps(rid)
+        rid = str(rid) if type(rid) is int else quote(rid) if type(rid) is str else dumps(rid)
         return b'{"jsonrpc":"2.0","id":' + rid.encode("ascii") + b',"result":' + result.data + b"}\n"
-    return _dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode("ascii") + b"\n"
+    return dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode("ascii") + b"\n"
 
 
 def error(rid, err):

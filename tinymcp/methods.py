@@ -11,7 +11,7 @@ revision, it asks of ``call.revision`` (``revisions``).
 
 from .call import Deferred
 from .errors import InvalidParams, clip
-from .jsonrpc import Encoded, encode, escaped_size, notification, quote
+from .jsonrpc import Encoded, dumps, escaped_size, notification, quote
 from .prompts import (argument_values, capped, check_arguments, completion, filled, render,
                       rendered_size, templates)
 from .revisions import STATELESS_VERSIONS, handshake
@@ -134,7 +134,7 @@ def _prompts_list(session, call, cursor):
     if call.stateless:
         _cache_hints(session, result)
         stateless_result(session, call, result)
-    data = encode(result)[:-1]
+    data = dumps(result).encode("ascii")
     config.pages.put(key, data)
     return Encoded(data)
 
@@ -168,7 +168,7 @@ def _prompts_get(session, call, args):
         data = _framed(prompt, call.revision, arguments, limits)
         if data is not None:
             if call.stateless:  # (what stateless_result adds comes after the result's keys)
-                data = data[:-1] + b"," + encode(stateless_result(session, call, {}))[1:-1]
+                data = data[:-1] + b"," + dumps(stateless_result(session, call, {}))[1:].encode("ascii")
             return Encoded(data)
     return _get_result(call, prompt, render(prompt, arguments), limits)
 
@@ -273,7 +273,7 @@ def _frame(prompt, rev):
 
 
 def _encoded_result(rev, prompt, messages):
-    return encode(_shaped(rev, prompt, messages))[:-1].decode("ascii")
+    return dumps(_shaped(rev, prompt, messages))
 
 
 def _complete_params(params):
