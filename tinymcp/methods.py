@@ -232,8 +232,6 @@ def _framed(prompt, rev, arguments, limits):
 #: what is quoted into its gap to check the frame
 _GAP_HEAD, _GAP_TAIL = "\ue000tinymcp gap ", "\ue001"
 _GAP = _GAP_HEAD + "%d" + _GAP_TAIL
-#: how the head and the tail of a mark read in the encoded result
-_HEAD_ENCODED, _TAIL_ENCODED = quote(_GAP_HEAD)[1:-1], quote(_GAP_TAIL)[1:-1]
 _PROBE = "\ue002tinymcp probe %d\ue003"
 
 
@@ -251,7 +249,7 @@ def _frame(prompt, rev):
     try:
         messages = filled(prompt, marks)
         data = _encoded_result(rev, prompt, messages)
-        head, tail = _HEAD_ENCODED, _TAIL_ENCODED
+        head, tail = quote(_GAP_HEAD)[1:-1], quote(_GAP_TAIL)[1:-1]
         pieces, order, at = [], [], 0
         start = data.find(head)
         while start >= 0:  # (one pass: each gap found after the one before)
