@@ -13,7 +13,7 @@ DEFAULT_CONFIG = {
             "description": "Review a piece of code for bugs, clarity and risk.",
             "arguments": [
                 {"name": "code", "description": "The code to review", "required": True},
-                {"name": "language", "description": "Its language, if not obvious"},
+                {"name": "language", "description": "Its language, if not obvious", "default": "source"},
                 {"name": "focus", "description": "What to look at most (e.g. security, speed)",
                  "default": "correctness first, then clarity"},
             ],
@@ -28,7 +28,8 @@ DEFAULT_CONFIG = {
             "description": "Explain an error message or stack trace and how to fix it.",
             "arguments": [
                 {"name": "error", "description": "The error message or stack trace", "required": True},
-                {"name": "context", "description": "What you were doing when it happened"},
+                {"name": "context", "description": "What you were doing when it happened",
+                 "default": "none given"},
             ],
             "messages": [{"role": "user", "text": (
                 "Explain this error: what it means, the most likely causes, and how to fix "
