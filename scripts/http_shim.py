@@ -6,7 +6,8 @@ usage: python3 scripts/http_shim.py [--port N] -- COMMAND [ARG ...]
 
 Prints ``http://127.0.0.1:PORT/mcp`` on its first line once it listens. Each
 ``initialize`` POSTed without an ``Mcp-Session-Id`` starts COMMAND as a new process (one
-process a session, as a host spawns one); its id comes back in ``Mcp-Session-Id``. A
+process a session, as a host spawns one); its id comes back in ``Mcp-Session-Id``. Any
+other POST without one (2026-07-28's stateless requests) goes to one shared process. A
 POSTed request is written to that process's stdin as one line, and its stdout is read
 until the response with the request's id: the response alone comes back as
 ``application/json``, or, when notifications came first, all of them as one
@@ -71,6 +72,8 @@ class Session:
 
 
 def handler(argv, sessions):
+    lock = threading.Lock()
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -112,6 +115,10 @@ def handler(argv, sessions):
             if sid is None and message.get("method") == "initialize":
                 sid = uuid.uuid4().hex
                 sessions[sid] = Session(argv)
+            elif sid is None:  # (stateless, 2026-07-28 on: one process serves them all)
+                with lock:
+                    if None not in sessions:
+                        sessions[None] = Session(argv)
             session = sessions.get(sid)
             if session is None:
                 return self._send(404, b'{"jsonrpc":"2.0","id":null,"error":{"code":-32001,'

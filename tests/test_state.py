@@ -5,6 +5,7 @@ import json
 import pytest
 
 from conftest import LISTEN, MODERN, Wire, meta, modern_wire, one, req, simple_config
+from tinymcp.revisions import ALL_VERSIONS
 
 
 # --- the handshake state table ----------------------------------------------------------
@@ -71,11 +72,30 @@ def test_server_events_reach_sessions_at_their_level(wire):
 
 # --- each request's era ------------------------------------------------------------------
 
-def test_discover_without_meta_still_answers():
+@pytest.mark.parametrize("params", [None, {}, {"_meta": None}, {"_meta": {}},
+                                    {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}])
+def test_discover_without_its_meta_keys_is_refused_naming_them(params):
+    # 2026-07-28 basic-overview "Per-request protocol fields": missing a required field,
+    # MUST be -32602 (the conformance suite's server-stateless scenario sends these)
     m = modern_wire()
-    m.send({"jsonrpc": "2.0", "id": 1, "method": "server/discover"})
-    [reply] = m.send({"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {}})
-    assert reply["result"]["supportedVersions"] == [MODERN]
+    request = {"jsonrpc": "2.0", "id": 2, "method": "server/discover"}
+    if params is not None:
+        request["params"] = params
+    [reply] = m.send(request)
+    error = reply["error"]
+    assert error["code"] == -32602 and error["data"] == {"supported": list(ALL_VERSIONS)}
+    assert error["message"].startswith("Invalid params: missing params._meta keys: ")
+    assert "io.modelcontextprotocol/protocolVersion" in error["message"]
+    assert "result" in one(m.modern("server/discover"))  # (and the next one, complete, is served)
+
+
+def test_discover_naming_its_version_without_capabilities_is_offered_stateless_versions():
+    m = modern_wire()
+    [reply] = m.send({"jsonrpc": "2.0", "id": 2, "method": "server/discover",
+                      "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}})
+    assert reply["error"] == {"code": -32602, "data": {"supported": [MODERN]}, "message":
+                              "Invalid params: missing params._meta keys: "
+                              "io.modelcontextprotocol/clientCapabilities"}
 
 
 def test_discover_on_a_connection_that_ran_initialize():
@@ -206,19 +226,24 @@ def test_batches_are_refused_for_modern_requests():
     assert batch[0]["error"]["code"] == -32600
 
 
-@pytest.mark.parametrize("params", [None, {}, {"_meta": {}}])
+@pytest.mark.parametrize("params", [None, {}, {"_meta": {}}, "full"])
 def test_a_discover_probe_in_a_batch_is_refused_with_or_without_meta(params):
-    # (without _meta it was served, with an empty one refused: found in review)
+    # (without _meta it was once served, with an empty one refused: found in review)
     m = modern_wire()
     m.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}})
     m.validate = False
     probe = {"jsonrpc": "2.0", "id": 2, "method": "server/discover"}
-    if params is not None:
+    if params == "full":
+        probe["params"] = {"_meta": meta()}
+    elif params is not None:
         probe["params"] = params
     [batch] = m.send([probe, {"jsonrpc": "2.0", "id": 3, "method": "ping"}])
     assert [r["id"] for r in batch] == [2, 3]
-    assert batch[0]["error"] == {"code": -32600, "message":
-                                 "Invalid Request: batches are served only under protocol 2025-03-26"}
+    if params == "full":
+        assert batch[0]["error"] == {"code": -32600, "message":
+                                     "Invalid Request: batches are served only under protocol 2025-03-26"}
+    else:  # (its missing keys first, as for every stateless request)
+        assert batch[0]["error"]["code"] == -32602
     assert batch[1]["result"] == {}
 
 

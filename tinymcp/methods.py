@@ -23,7 +23,8 @@ __all__ = ["Method", "REGISTRY", "server_info", "stateless_result"]
 
 class Method:
     """One registry row: the handler, the eras that have the method, whether it is a
-    probe (always stateless, ``_meta`` optional), and its params check."""
+    probe (read as stateless on every connection, even without ``_meta``: so its missing
+    keys are named), and its params check."""
 
     __slots__ = ("name", "handler", "handshake", "stateless", "probe", "check")
 

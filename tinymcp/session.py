@@ -372,7 +372,7 @@ class Session:
         if type(params) is not dict:
             raise InvalidParams("Invalid params: params must be an object")
         if stateless:
-            call = conn.stateless_call(req.rid, method, meta, in_batch, entry.probe)
+            call = conn.stateless_call(req.rid, method, meta, in_batch)
         else:
             call = conn.handshake_call(req.rid, method, in_batch)
         req.call = call

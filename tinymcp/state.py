@@ -30,8 +30,7 @@ Also per connection: the handshake-era log level (``logging/setLevel``) and the 
 
 from .call import Call
 from .errors import InvalidParams, InvalidRequest, MethodNotFound, UnsupportedProtocolVersion, clip
-from .revisions import (ALL_VERSIONS, BATCH_VERSIONS, LATEST_STATELESS, LOG_LEVELS, SEVERITY,
-                        STATELESS_VERSIONS, stateless)
+from .revisions import ALL_VERSIONS, BATCH_VERSIONS, LOG_LEVELS, SEVERITY, STATELESS_VERSIONS, stateless
 
 __all__ = ["Connection", "NEW", "READY", "TRANSITIONS", "STATES", "NEVER_CANCELLED", "META_VERSION",
            "META_CAPABILITIES", "META_LOG_LEVEL", "META_SERVER_INFO", "META_SUBSCRIPTION"]
@@ -146,24 +145,22 @@ class Connection:
             raise refusal(method)
         return Call(rid, method, self.revision, False, in_batch, self.log_threshold)
 
-    def stateless_call(self, rid, method, meta, in_batch, probe):
+    def stateless_call(self, rid, method, meta, in_batch):
         """The ``Call`` of a stateless request, its ``_meta`` checked (2026-07-28
         basic-overview "Per-request protocol fields": a request missing a required field
         MUST be rejected with -32602)."""
         if type(meta) is not dict:
-            # (as an empty one: so a probe without _meta still learns what we speak, in
-            # the latest version, and is refused in a batch: docs/decisions.md)
-            meta = {}
-        version = meta.get(META_VERSION, LATEST_STATELESS.version)
-        if type(version) is not str:
-            raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
+            meta = {}  # (as an empty one: its missing keys are named)
         missing = [k for k in (META_VERSION, META_CAPABILITIES) if k not in meta]
-        if missing and not (probe and META_VERSION not in meta):
+        if missing:  # (a probe too: the conformance suite's server-stateless checks it)
             # a client that named a stateless version is offered only those (as in -32022)
             raise InvalidParams("Invalid params: missing params._meta keys: %s" % ", ".join(missing),
                                 {"supported": list(STATELESS_VERSIONS if META_VERSION in meta
                                                    else ALL_VERSIONS)})
-        if META_CAPABILITIES in meta and type(meta[META_CAPABILITIES]) is not dict:
+        version = meta[META_VERSION]
+        if type(version) is not str:
+            raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
+        if type(meta[META_CAPABILITIES]) is not dict:
             raise InvalidParams("Invalid params: %s must be an object" % META_CAPABILITIES)
         if in_batch:
             raise _batches_refused()
