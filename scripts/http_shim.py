@@ -4,23 +4,30 @@
 
 usage: python3 scripts/http_shim.py [--port N] -- COMMAND [ARG ...]
 
-Prints ``http://127.0.0.1:PORT/mcp`` on its first line once it listens. Each
-``initialize`` POSTed without an ``Mcp-Session-Id`` starts COMMAND as a new process (one
-process a session, as a host spawns one); its id comes back in ``Mcp-Session-Id``. Any
-other POST without one (2026-07-28's stateless requests) goes to one shared process. A
-POSTed request is written to that process's stdin as one line, and its stdout is read
-until the response with the request's id: the response alone comes back as
-``application/json``, or, when notifications came first, all of them as one
-``text/event-stream``. A POSTed notification or response is written and answered 202;
-a batch is 400. GET (no server-initiated stream) is 405; DELETE ends the session's
-process.
+Prints ``http://127.0.0.1:PORT/mcp`` on its first line once it listens.
+
+- Handshake era: each ``initialize`` POSTed without an ``Mcp-Session-Id`` starts COMMAND
+  as a new process (one a session, as a host spawns one); its id comes back in
+  ``Mcp-Session-Id``, and the session's later POSTs go to that process, one at a time.
+  DELETE ends it.
+- Stateless (2026-07-28: a POST without a session id that is not ``initialize``): each
+  request gets a process of its own, which needs nothing from any other request, so
+  concurrent clients' ids never meet. A ``subscriptions/listen`` is streamed as events
+  while its process writes, until its final response or the client goes away (then the
+  process's stdin is closed: the server ends the stream).
+- A request's answer is the lines its process wrote up to and with its response: the
+  response alone as ``application/json``, else all of them as ``text/event-stream``. A
+  POSTed notification or response is answered 202 (written to a session's process; a
+  stateless one has no process to go to); a batch is 400; GET is 405.
 
 Not tinymcp (it serves no HTTP): the package and its tests never import this. Standard
-library only; one process per session, no limits; for local checks only.
+library only, no limits: for local checks only.
 """
 
 import json
 import queue
+import select
+import socket
 import subprocess
 import sys
 import threading
@@ -31,8 +38,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 REPLY_TIMEOUT = 30
 
 
-class Session:
-    """One spawned server: stdin written a line at a time, stdout read by a thread."""
+class Process:
+    """One spawned server: stdin written a line at a time, stdout's lines queued by a thread."""
 
     def __init__(self, argv):
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -42,38 +49,44 @@ class Session:
 
     def _read(self):
         for line in self.proc.stdout:
-            self.lines.put(line)
+            self.lines.put(line.strip())
         self.lines.put(None)
 
     def send(self, message):
         self.proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
         self.proc.stdin.flush()
 
-    def exchange(self, message):
-        """The lines the server wrote up to and with the response to request ``message``."""
+    def replies(self, message, gone=lambda: False):
+        """Send request ``message``; yield each line the server writes, the last one its
+        response. Stops early, closing stdin, once ``gone()`` says the client left."""
         with self.lock:
             self.send(message)
-            out = []
             while True:
-                line = self.lines.get(timeout=REPLY_TIMEOUT)
+                try:
+                    line = self.lines.get(timeout=0.2)
+                except queue.Empty:
+                    if gone():
+                        self.proc.stdin.close()
+                        return
+                    continue
                 if line is None:
                     raise EOFError("the server closed its stdout")
-                out.append(line.strip())
+                yield line
                 reply = json.loads(line)
                 if reply.get("id") == message["id"] and "method" not in reply:
-                    return out
+                    return
 
     def close(self):
         try:
-            self.proc.stdin.close()
+            if not self.proc.stdin.closed:
+                self.proc.stdin.close()
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
+            self.proc.wait()
 
 
 def handler(argv, sessions):
-    lock = threading.Lock()
-
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -92,6 +105,14 @@ def handler(argv, sessions):
                 self.wfile.write(body)
             except ConnectionError:  # (the client went away first: nothing to tell it)
                 pass
+
+        def _gone(self):
+            """True once the client has closed its side of the connection."""
+            try:
+                readable = select.select([self.connection], [], [], 0)[0]
+                return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+            except OSError:
+                return True
 
         def do_GET(self):
             self._send(405)
@@ -112,29 +133,53 @@ def handler(argv, sessions):
                 return self._send(400, b'{"jsonrpc":"2.0","id":null,"error":{"code":-32600,'
                                        b'"message":"shim: one JSON-RPC object per POST"}}')
             sid = self.headers.get("Mcp-Session-Id")
+            is_request = "method" in message and "id" in message
             if sid is None and message.get("method") == "initialize":
                 sid = uuid.uuid4().hex
-                sessions[sid] = Session(argv)
-            elif sid is None:  # (stateless, 2026-07-28 on: one process serves them all)
-                with lock:
-                    if None not in sessions:
-                        sessions[None] = Session(argv)
+                sessions[sid] = Process(argv)
+            elif sid is None:  # stateless
+                if not is_request:
+                    return self._send(202)
+                process = Process(argv)
+                try:
+                    if message.get("method") == "subscriptions/listen":
+                        return self._stream(process, message)
+                    return self._answer(process, message, None)
+                finally:
+                    process.close()
             session = sessions.get(sid)
             if session is None:
                 return self._send(404, b'{"jsonrpc":"2.0","id":null,"error":{"code":-32001,'
                                        b'"message":"Session not found"}}')
-            if "method" not in message or "id" not in message:
+            if not is_request:
                 session.send(message)  # a notification or a response: nothing comes back
                 return self._send(202, sid=sid)
+            self._answer(session, message, sid)
+
+        def _answer(self, process, message, sid):
             try:
-                lines = session.exchange(message)
-            except (EOFError, queue.Empty, OSError, ValueError) as exc:
+                lines = list(process.replies(message))
+            except (EOFError, OSError, ValueError) as exc:
                 return self._send(502, json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": {
-                    "code": -32603, "message": "shim: %s" % (str(exc) or "no reply in time")}}).encode())
+                    "code": -32603, "message": "shim: %s" % exc}}).encode())
             if len(lines) == 1:
                 return self._send(200, lines[0], sid=sid)
             events = b"".join(b"event: message\ndata: " + line + b"\n\n" for line in lines)
             self._send(200, events, "text/event-stream", sid)
+
+        def _stream(self, process, message):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                for line in process.replies(message, self._gone):
+                    self.wfile.write(b"event: message\ndata: " + line + b"\n\n")
+                    self.wfile.flush()
+            except (EOFError, OSError, ValueError):
+                pass
 
     return Handler
 

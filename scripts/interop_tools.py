@@ -20,6 +20,8 @@ NODE_DIR, CONFIG = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER_ROOT = sys.argv[3] if len(sys.argv) > 3 else ROOT
 BIN = os.path.join(NODE_DIR, "node_modules", ".bin")
+#: the tools run under the Node that NODE_DIR holds, when it holds one (they ask for 22)
+ENV = dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""))
 SERVER = ["python3", "-m", "tinymcp"]
 
 #: what the suite's scenarios ask of a server (named prompts, their arguments and content)
@@ -41,11 +43,28 @@ CONFORMANCE_CONFIG = {"server": {"name": "conformance", "version": "1.0"}, "prom
          "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")}},
                   {"role": "user", "text": "Please analyze the image above."}]},
 ]}
-#: the suite's server scenarios that concern a prompts server (the rest are tools, resources,
-#: elicitation, sampling or the HTTP transport itself)
-SCENARIOS = ("server-initialize", "ping", "logging-set-level", "completion-complete", "prompts-list",
-             "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource",
-             "prompts-get-with-image")
+#: the suite's server scenarios that concern a prompts server, and the revisions each is run
+#: at (the rest are tools, resources, elicitation, sampling or the HTTP transport itself)
+HANDSHAKE, MODERN = ("2025-06-18", "2025-11-25"), ("2026-07-28",)
+SCENARIOS = (
+    ("server-initialize", HANDSHAKE), ("ping", HANDSHAKE), ("logging-set-level", HANDSHAKE),
+    ("server-stateless", MODERN), ("caching", MODERN), ("input-required-result-unsupported-methods", MODERN),
+    ("prompts-list", HANDSHAKE + MODERN), ("prompts-get-simple", HANDSHAKE + MODERN),
+    ("prompts-get-with-args", HANDSHAKE + MODERN), ("prompts-get-embedded-resource", HANDSHAKE + MODERN),
+    ("prompts-get-with-image", HANDSHAKE + MODERN), ("completion-complete", HANDSHAKE + MODERN),
+)
+#: checks that are not tinymcp's to pass: HTTP status codes and headers (the shim's
+#: transport: stdio has neither), tools and resources (a prompts server has neither), and
+#: behaviours the suite provokes through diagnostic tools of its own test server
+NOT_OURS_PREFIX = "sep-2575-http-"
+NOT_OURS = frozenset((
+    "sep-2575-missing-capability-http-400",
+    "sep-2549-tools-list-caching-hints", "sep-2549-resources-list-caching-hints",
+    "sep-2549-resources-templates-list-caching-hints", "sep-2549-resources-read-caching-hints",
+    "sep-2575-server-rejects-undeclared-capability", "sep-2575-server-no-log-without-loglevel",
+    "sep-2575-server-sends-prompts-list-changed-on-subscription",
+    "sep-2575-server-sends-tools-list-changed-on-subscription",
+))
 failures = 0
 
 
@@ -60,7 +79,7 @@ def inspector(*args):
     """(exit status, parsed JSON output or None, output) of one Inspector CLI call."""
     argv = [os.path.join(BIN, "mcp-inspector"), "--cli", "--cwd", SERVER_ROOT] + list(args) \
         + ["--"] + SERVER + ["--config", CONFIG]
-    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60, env=ENV)
     out = done.stdout.decode("utf-8", "replace").strip()
     try:
         return done.returncode, json.loads(out), out
@@ -84,6 +103,21 @@ def check_inspector():
     check("inspector: logging/setLevel", rc == 0 and got == {}, out[:200])
 
 
+def conformance(url, scenario, version, tmp):
+    """``(ours, others)``: the checks of one scenario run that are tinymcp's, and the
+    count of the others (``NOT_OURS``); or ``(None, output)`` when it printed no checks."""
+    done = subprocess.run([os.path.join(BIN, "conformance"), "server", "--url", url, "--scenario", scenario,
+                           "--spec-version", version, "--verbose", "-o", os.path.join(tmp, scenario + version)],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120, env=ENV)
+    out = done.stdout.decode("utf-8", "replace")
+    try:
+        checks = json.JSONDecoder().raw_decode(out[out.index("\n[") + 1:])[0]
+    except ValueError:
+        return None, out[-300:]
+    ours = [c for c in checks if c["id"] not in NOT_OURS and not c["id"].startswith(NOT_OURS_PREFIX)]
+    return ours, len(checks) - len(ours)
+
+
 def check_conformance(tmp):
     config = os.path.join(tmp, "conformance.json")
     with open(config, "w") as f:
@@ -96,14 +130,14 @@ def check_conformance(tmp):
         check("conformance: the HTTP shim listens", url.startswith("http://"), url)
         if not url:
             return
-        for scenario in SCENARIOS:
-            done = subprocess.run([os.path.join(BIN, "conformance"), "server", "--url", url, "--scenario",
-                                   scenario, "-o", os.path.join(tmp, scenario)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
-            out = done.stdout.decode("utf-8", "replace")
-            tail = [line for line in out.splitlines() if "Passed:" in line]
-            check("conformance: " + scenario, done.returncode == 0 and tail and " 0 failed" in tail[-1],
-                  tail[-1] if tail else out[-300:])
+        for scenario, versions in SCENARIOS:
+            for version in versions:
+                ours, others = conformance(url, scenario, version, tmp)
+                failed = ["%s %s: %s" % (c["id"], c["status"], (c.get("errorMessage") or "")[:200])
+                          for c in ours or () if c["status"] != "SUCCESS"]
+                check("conformance: %s at %s (%d checks%s)" % (
+                    scenario, version, len(ours or ()), ", %d not a prompts server's" % others if others else ""),
+                    bool(ours) and not failed, "; ".join(failed) if ours else others)
     finally:
         shim.terminate()
         shim.wait(timeout=10)
