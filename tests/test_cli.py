@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import PACKAGE, PACKAGE_DIR, initialize, line, req
+from conftest import PACKAGE, PACKAGE_DIR, initialize, line, req, server_command, server_env
 from transport_helpers import DEFAULT_PROMPTS, EOF, run
 
 
@@ -31,6 +31,22 @@ def test_help_names_the_module_it_was_started_as():
     assert first.startswith("usage: %s [--config FILE.json]" % prog)
     assert second.startswith(" " * len("usage: %s " % prog) + "[--list | --render NAME")
     assert "without it, a built-in default prompt set" in out
+
+
+@pytest.mark.parametrize("args", [["--list"], ["--render", "p0"]])
+def test_a_reader_that_stops_early_ends_a_printout_quietly(tmp_path, args):
+    # (python3 -m tinymcp --list | head -1 printed a BrokenPipeError traceback)
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps({"prompts": [  # (many writes, more than a pipe holds)
+        {"name": "p%d" % i, "description": "x" * 200, "messages": [{"role": "user", "text": "y" * 200}] * 1000}
+        for i in range(400)]}))
+    proc = subprocess.Popen(server_command("--config", path, *args), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=server_env())
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=30) == 1 and first
+    assert err == ""
 
 
 # --- --check, and an invalid config --------------------------------------------------------

@@ -180,6 +180,17 @@ def test_render_prints_what_prompts_get_sends_and_refuses_as_it_does(tmp_path):
     assert (rc, err) == (1, "tinymcp: Unknown prompt: 'nope'\n")
 
 
+def test_render_shows_an_embedded_resource_as_one_with_its_uri(tmp_path):
+    cfg = tmp_path / "c.json"
+    cfg.write_text(json.dumps({"prompts": [{"name": "r", "messages": [
+        {"role": "user", "text": "Review"},
+        {"role": "user", "content": {"type": "resource", "resource": {
+            "uri": "file:///style.md", "mimeType": "text/markdown", "text": "Our style guide"}}}]}]}))
+    rc, out, err = run(["--config", str(cfg), "--render", "r"])
+    assert (rc, out, err) == (0, "--- user ---\nReview\n--- user ---\n"
+                                 "[resource <file:///style.md> (text/markdown)]\nOur style guide\n", "")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--arg", "a=b"], "--arg needs --render NAME"),
     (["--render", "x", "--arg", "ab"], "--arg needs NAME=VALUE, got 'ab'"),
@@ -188,7 +199,7 @@ def test_render_prints_what_prompts_get_sends_and_refuses_as_it_does(tmp_path):
     (["--watch"], "--watch needs --config FILE or --prompts DIR"),
     (["--prompts="], "--prompts needs a directory (got an empty value: is a shell variable unset?)"),
     (["--connect", "/s", "--prompts", "d"], "--connect bridges to a running server: it takes no "
-                                             "--socket, --config or --prompts"),
+                                             "other option (got --prompts)"),
 ])
 def test_usage_errors_of_the_new_options(args, message):
     rc, out, err = run(args)

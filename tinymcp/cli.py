@@ -111,12 +111,15 @@ def parse_args(argv):
     """A tiny parser (argparse costs start-up time that every host spawn pays)."""
     opts = {key: _EMPTY[kind]() if kind in _EMPTY else None for key, kind in OPTIONS.values()}
     given = {}  # option -> the value it was given (to say so when it comes again)
+    named = []  # every option, in the order given
     args = list(argv)
     while args:
         arg = args.pop(0)
         name, eq, value = arg.partition("=")
         if name not in OPTIONS:
             raise UsageError(_unknown(arg, name))
+        if name not in named:
+            named.append(name)
         key, kind = OPTIONS[name]
         if kind == "flag":
             if eq:
@@ -131,7 +134,7 @@ def parse_args(argv):
             raise UsageError("%s given twice (%r, then %r): give it once" % (name, given[name], value))
         given[name] = value
         opts[key] = _value(name, kind, value)
-    _check_together(opts)
+    _check_together(opts, named)
     return opts
 
 
@@ -150,18 +153,18 @@ def _take(name, value, args):
     return value
 
 
-def _check_together(opts):
-    """Options that need, or exclude, others."""
+def _check_together(opts, named):
+    """Options that need, or exclude, others (``named``: the options given, in order)."""
+    others = [name for name in named if name not in ("--connect", "-h", "--help", "--version")]
+    if opts["connect"] is not None and others:  # (the server it reaches has its own)
+        raise UsageError("--connect bridges to a running server: it takes no other option (got %s)"
+                         % ", ".join(others))
     for name, (needed, what) in NEEDS.items():
         key = OPTIONS[name][0]
         if opts[key] and opts[needed] is None:
             raise UsageError("%s needs %s" % (name, what))
     if opts["watch"] and opts["config"] is None and not opts["prompts"]:
         raise UsageError("--watch needs --config FILE or --prompts DIR")
-    if opts["connect"] is not None and (opts["socket"] is not None or opts["config"] is not None
-                                        or opts["prompts"]):
-        raise UsageError("--connect bridges to a running server: it takes no --socket, --config "
-                         "or --prompts")
     if opts["list"] and opts["render"] is not None:
         raise UsageError("--list and --render: one at a time")
 
@@ -234,11 +237,9 @@ def main(argv=None, default_config=None, default_name="default config"):
         sys.stderr.write(usage_error(exc))
         return 2
     if opts.get("help"):
-        sys.stdout.write(usage(default_config))
-        return 0
+        return _printed(lambda: sys.stdout.write(usage(default_config)) and 0)
     if opts.get("version"):
-        sys.stdout.write("tinymcp %s\n" % __version__)
-        return 0
+        return _printed(lambda: sys.stdout.write("tinymcp %s\n" % __version__) and 0)
     # Everything made from here to serving lives as long as the server: no collection
     # while it is made (each would re-scan it all), then _ready_to_serve() freezes it out
     # of the collector's way.
@@ -260,14 +261,13 @@ def _main(opts, default_config, default_name):
     server, source = loaded
     if opts["check"]:
         n = len(server.config.prompts)
-        sys.stdout.write("%s: ok, %d prompt%s\n" % (
-            default_name if source is None else source.name, n, "" if n == 1 else "s"))
-        return 0
+        return _printed(lambda: sys.stdout.write("%s: ok, %d prompt%s\n" % (
+            default_name if source is None else source.name, n, "" if n == 1 else "s")) and 0)
     if opts["list"] or opts["render"] is not None:
         from .preview import list_prompts, render_prompt
         if opts["list"]:
-            return list_prompts(server, sys.stdout)
-        return render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr)
+            return _printed(lambda: list_prompts(server, sys.stdout))
+        return _printed(lambda: render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
     _ready_to_serve()
     if opts["socket"] is not None:
         return _serve_socket(opts, server, source)
@@ -278,6 +278,19 @@ def _main(opts, default_config, default_name):
         sys.stderr.flush()
     from .stdio import serve_stdio
     return serve_stdio(server, source=source)
+
+
+def _printed(command):
+    """``command()``'s exit status, its output flushed; 1, quietly, when the reader of
+    stdout went away first (``--list | head -1``: no traceback for a closed pipe)."""
+    try:
+        status = command()
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (so exit's flush is quiet)
+        return 1
 
 
 def _load(opts, default_config, default_name):

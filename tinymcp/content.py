@@ -14,7 +14,7 @@ from .template import Template, parse_template
 from .validate import Check, describe, is_list, join, shown
 
 __all__ = ["ROLES", "content_from_wire", "message_from_wire", "messages_from_render",
-           "shape_content", "needs_shaping", "check_json", "check_icons"]
+           "shape_content", "needs_shaping", "as_text", "check_json", "check_icons"]
 
 ROLES = ("user", "assistant")
 
@@ -305,7 +305,7 @@ def _link_as_text(block):
     return text
 
 
-def _as_text(block):
+def as_text(block):
     """The block's information as plain text (the text itself for a text block)."""
     kind = block["type"]
     if kind == "text":
@@ -345,10 +345,10 @@ def shape_content(block, rev):
     """
     kind = block["type"]
     if (kind == "audio" and not rev.audio) or (kind == "resource_link" and not rev.resource_link):
-        block = _text_block(_as_text(block), block.get("annotations"))
+        block = _text_block(as_text(block), block.get("annotations"))
     ann = block.get("annotations")
     if not rev.last_modified and ann and "lastModified" in ann:
-        block = _text_block("%s\n[last modified %s]" % (_as_text(block), ann["lastModified"]),
+        block = _text_block("%s\n[last modified %s]" % (as_text(block), ann["lastModified"]),
                             {k: v for k, v in ann.items() if k != "lastModified"} or None)
     if not rev.meta:
         if "_meta" in block:

@@ -5,6 +5,7 @@ with given arguments, through the same path as a client's ``prompts/list`` and
 
 import json
 
+from .content import as_text
 from .revisions import LATEST_HANDSHAKE
 from .session import Session
 
@@ -75,6 +76,6 @@ def _shown(block):
     if kind == "text":
         return block["text"]
     if kind == "resource" and "text" in block.get("resource", {}):
-        return block["resource"]["text"]
+        return as_text(block)  # ([resource <uri> (type)], then its text)
     described = {k: v for k, v in block.items() if k not in ("data", "blob")}
     return "[%s] %s" % (kind, json.dumps(described, ensure_ascii=False))
