@@ -329,6 +329,18 @@ def test_build_pyz_refuses_to_embed_an_invalid_config(tmp_path):
     assert list(tmp_path.iterdir()) == [bad]  # no temporary archive left behind
 
 
+@not_vendored
+def test_build_pyz_refuses_to_embed_a_config_that_names_prompt_folders(tmp_path):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "a.md").write_text("Say hi\n")
+    cfg = tmp_path / "dirs.json"
+    cfg.write_text(json.dumps({"prompts": [], "prompt_dirs": ["p"]}))
+    pyz = tmp_path / "never.pyz"
+    rc, out, err = build_pyz(pyz, "--embed-config", cfg)
+    assert rc == 1 and not pyz.exists()
+    assert "%s: prompt_dirs: an embedded config cannot name prompt folders" % cfg in err, err
+
+
 # --- the wheel and the console script --------------------------------------------------------
 
 def _has_wheel_backend():
