@@ -90,6 +90,15 @@ def test_two_files_with_one_name_are_an_error_naming_both(tmp_path):
         "%s: duplicate prompt name 'c:d': prompts[0] has it too" % os.path.join(root, "c/d.md:1")]
 
 
+def test_a_file_whose_name_is_taken_has_its_other_problems_listed_too(tmp_path):
+    root = write(tmp_path, {"review.md": "---\narguments:\n  - name: code\n    required: \"yes\"\n---\n"
+                                         "Review {{code}}\n"})
+    assert problems_of(tinymcp.load_files, {"prompts": [{"name": "review", "messages": [
+        {"role": "user", "text": "q"}]}]}, prompt_dirs=[root]) == [
+        "%s: duplicate prompt name 'review': prompts[0] has it too" % os.path.join(root, "review.md:1"),
+        "%s: arguments[0].required: expected true or false, got a string" % os.path.join(root, "review.md:4")]
+
+
 def test_every_problem_of_every_file_at_once_with_file_and_line(tmp_path):
     root = write(tmp_path, {
         "review.md": REVIEW.replace("required: true", "required: yes"),

@@ -173,6 +173,10 @@ def build(config, folders, owned=False):
             if isinstance(name, str) and name in owners:
                 problems.append(("%s:%d" % (where, result.lines.get("name", 1)),
                                  "duplicate prompt name %r: %s has it too" % (name, owners[name])))
+                try:  # (not served, but its other problems are reported too: all at once)
+                    load_config({"prompts": [result.prompt]})
+                except ConfigError as exc:
+                    problems.extend(_located(p, m, 0, [(where, result.lines)]) for p, m in exc.problems)
                 continue
             if isinstance(name, str):
                 owners[name] = where
