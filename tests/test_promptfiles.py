@@ -204,8 +204,9 @@ def test_escapes_keep_dollars_literal_and_values_are_never_expanded():
         ("user", "Costs $1.00, $$HOME stays, {x} too: $2 {x} $ARGUMENTS")]
 
 
-def test_claude_code_named_arguments():
-    text = "---\narguments: issue branch\n---\nFix $issue on $branch ($issuer stays)\n"
+@pytest.mark.parametrize("names", ["issue branch", "issue, branch", "[issue, branch]", "issue,branch"])
+def test_claude_code_named_arguments(names):
+    text = "---\narguments: %s\n---\nFix $issue on $branch ($issuer stays)\n" % names
     result = parsed("n.md", text)
     assert result.prompt["arguments"] == [{"name": "issue"}, {"name": "branch"}]
     assert rendered("n.md", text, issue="7") == [("user", "Fix 7 on  ($issuer stays)")]

@@ -313,7 +313,9 @@ def _command(result, relpath, front, body_line, body):
         prompt["description"] = front["description"]
     hint = front.get("argument-hint", front.get("argument_hint"))
     named = front.get("arguments")
-    named = named.split() if isinstance(named, str) else named if isinstance(named, list) else []
+    if isinstance(named, str):  # (names apart by spaces or commas)
+        named = named.replace(",", " ").split()
+    named = named if isinstance(named, list) else []
     pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)])
     arguments, names = _command_arguments(pieces, body, hint)
     if arguments:
