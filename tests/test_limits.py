@@ -6,6 +6,7 @@ import pytest
 
 from conftest import PING, Wire, limited_config, nested
 from tinymcp import ConfigError, load_config
+from tinymcp.template import Template
 
 
 def get(wire, arguments):
@@ -217,6 +218,46 @@ def test_max_render_bytes_counts_the_escaped_bytes_on_the_wire(value, size):
     error = get(wire, {"big": value})["error"]
     assert error["message"] == ("Invalid params: the rendered prompt (%d bytes on the wire) exceeds the "
                                 "limit of 1000 (max_render_bytes)" % size)
+
+
+def _repeating(times, max_render_bytes, literal="", default=None):
+    arg = {"name": "x"}
+    if default is not None:
+        arg["default"] = default
+    wire = Wire({"limits": {"max_render_bytes": max_render_bytes}, "prompts": [
+        {"name": "rep", "arguments": [arg], "messages": [
+            {"role": "user", "text": literal + "{x}" * times},
+            {"role": "user", "content": {"type": "resource", "resource": {
+                "uri": "file:///{x}", "text": "{x}" * times}}}]}]})
+    wire.initialize()
+    return wire
+
+
+@pytest.mark.parametrize("value, escaped", [("a" * 1000, 1000), ('"' * 1000, 2000),
+                                            ("\U0001f600" * 100, 1200)])
+def test_a_value_repeated_past_max_render_bytes_is_refused_with_the_size_it_would_have(value, escaped,
+                                                                                       monkeypatch):
+    # (1000 placeholders of a 1 MiB value was a 1 GB string built before it was measured)
+    wire = _repeating(1000, 1000, literal='a"b')
+    made = []
+    render = Template.render
+    monkeypatch.setattr(Template, "render", lambda self, values: made.append(1) or render(self, values))
+    error = wire.request("prompts/get", {"name": "rep", "arguments": {"x": value}})["error"]
+    assert made == []  # (refused before any text was made)
+    size = len('a\\"b') + len("file:///") + 2001 * escaped  # (the text, the resource's uri and text)
+    assert error == {"code": -32602, "message": "Invalid params: the rendered prompt (%d bytes on the wire) "
+                                                "exceeds the limit of 1000 (max_render_bytes)" % size}
+
+
+@pytest.mark.parametrize("value", ["a", "ab"])
+def test_repeated_values_within_max_render_bytes_render_as_before(value):
+    wire = _repeating(100, 1000, default="d")
+    result = wire.request("prompts/get", {"name": "rep", "arguments": {"x": value}})["result"]
+    assert result["messages"][0]["content"]["text"] == value * 100
+    assert result["messages"][1]["content"]["resource"] == {"uri": "file:///" + value, "text": value * 100,
+                                                            "mimeType": "text/plain"}
+    result = wire.request("prompts/get", {"name": "rep"})["result"]  # (the default fills them)
+    assert result["messages"][0]["content"]["text"] == "d" * 100
 
 
 def test_a_batch_of_replies_is_bounded_as_a_whole():

@@ -13,7 +13,7 @@ from .call import Deferred
 from .errors import InvalidParams, clip
 from .jsonrpc import Encoded, dumps, escaped_size, notification, quote
 from .prompts import (argument_values, capped, check_arguments, completion, filled, render,
-                      rendered_size, templates)
+                      render_too_big, rendered_size, templates)
 from .revisions import STATELESS_VERSIONS, handshake
 from .content import needs_shaping, shape_content
 from .state import META_SERVER_INFO, META_SUBSCRIPTION
@@ -179,8 +179,7 @@ def _get_result(call, prompt, messages, limits):
     if size * 12 > limits.max_render_bytes:  # (a character is at most 12 bytes escaped)
         size = rendered_size(messages, escaped_size)
         if size > limits.max_render_bytes:
-            raise InvalidParams("Invalid params: the rendered prompt (%d bytes on the wire) exceeds "
-                                "the limit of %d (max_render_bytes)" % (size, limits.max_render_bytes))
+            raise render_too_big(size, limits)
     result = _shaped(call.revision, prompt, messages)
     if call.log_threshold is not None:
         call.log("debug", "prompts/get %s: %d message%s" % (

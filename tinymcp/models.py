@@ -105,7 +105,8 @@ class Prompt:
     """A prompt: metadata, arguments, and either message templates or a ``render`` callable."""
 
     __slots__ = ("name", "title", "description", "icons", "meta", "arguments", "messages",
-                 "render_fn", "complete", "by_arg", "required", "defaults", "_listing", "get_frames")
+                 "render_fn", "complete", "by_arg", "required", "defaults", "_listing", "get_frames",
+                 "fill")
 
     KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render",
             "complete")
@@ -143,6 +144,9 @@ class Prompt:
         #: optional argument name -> its default
         self.defaults = defaults
         self._listing = None  # revision shape -> listing dict, made on first prompts/list
+        #: ``(placeholders, fixed)``: the rendered texts hold at most ``fixed + placeholders
+        #: * n`` characters when each argument value holds at most n (``prompts.check_arguments``)
+        self.fill = _fill(messages, defaults) if messages is not None else (0, 0)
         #: revision -> its encoded prompts/get result with gaps for the texts (``methods``):
         #: True once got under it (made at the second get), False where there is none
         self.get_frames = None
@@ -240,6 +244,19 @@ def _messages(check, p, path, declared):
                                    if any(c in ref for c in "\":, ") else ""))
         messages.append((msg, templated))
     return messages
+
+
+def _fill(messages, defaults):
+    """``Prompt.fill`` of template messages: their placeholders, and their literal
+    characters plus the placeholders times the longest default."""
+    placeholders = literal = 0
+    for _, templated in messages:
+        for _, _, tpl in templated:
+            parts = tpl.parts
+            placeholders += len(parts) // 2
+            literal += sum(map(len, parts[0::2]))
+    longest = max(map(len, defaults.values())) if defaults else 0
+    return placeholders, literal + placeholders * longest
 
 
 # --- the fast path -----------------------------------------------------------------------

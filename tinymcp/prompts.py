@@ -6,11 +6,12 @@ validated values and shape what they return for the client's revision.
 
 from .content import messages_from_render
 from .errors import CallbackFailed, ConfigError, InvalidParams, clip
+from .jsonrpc import escaped_size
 from .models import build_plain, listings
 from .validate import describe
 
 __all__ = ["PromptSet", "EncodedCache", "encode_cursor", "decode_cursor", "check_arguments", "render",
-           "rendered_size", "completion", "capped", "MAX_COMPLETIONS"]
+           "rendered_size", "render_too_big", "completion", "capped", "MAX_COMPLETIONS"]
 
 #: 2025-11-25 completion "Completion Results": at most 100 values per response (2026-07-28
 #: schema: CompleteResult.completion.values maxItems 100).
@@ -218,7 +219,29 @@ def check_arguments(prompt, arguments, limits):
         if size > limits.max_argument_bytes:
             raise InvalidParams("Invalid params: arguments of %d bytes exceed the limit of %d "
                                 "(max_argument_bytes)" % (size, limits.max_argument_bytes))
+    placeholders, fixed = prompt.fill
+    if fixed + placeholders * size > limits.max_render_bytes:  # (a value fills many placeholders)
+        _check_render_size(prompt, arguments, limits)
     return arguments
+
+
+def _check_render_size(prompt, arguments, limits):
+    """Refuse, before any of it is made, a rendering of more characters than
+    ``max_render_bytes`` (each is a byte on the wire at least): a short template that
+    repeats a long value would otherwise be built whole first. Fewer are rendered, then
+    measured exactly (``render_too_big``)."""
+    values = argument_values(prompt, arguments)
+    tpls = templates(prompt)
+    if sum(tpl.size(values) for tpl in tpls) > limits.max_render_bytes:
+        size = rendered_size(filled(prompt, [""] * len(tpls)), escaped_size) \
+            + sum(tpl.size(values, escaped_size) for tpl in tpls)
+        raise render_too_big(size, limits)
+
+
+def render_too_big(size, limits):
+    """The -32602 for a rendering of ``size`` bytes on the wire over ``max_render_bytes``."""
+    return InvalidParams("Invalid params: the rendered prompt (%d bytes on the wire) exceeds the "
+                         "limit of %d (max_render_bytes)" % (size, limits.max_render_bytes))
 
 
 def _argument_problems(prompt, arguments):

@@ -34,6 +34,21 @@ class Template:
             out.append(literal)
         return "".join(out)
 
+    def size(self, values, measure=len):
+        """``measure(self.render(values))`` without making it: the pieces' measures added
+        up, each value measured once (``len``, or ``jsonrpc.escaped_size``, which adds up
+        over pieces as every per-character measure does)."""
+        parts = self.parts
+        total = sum(map(measure, parts[0::2]))
+        measured = {}
+        get = values.get
+        for name in parts[1::2]:
+            size = measured.get(name)
+            if size is None:
+                size = measured[name] = measure(get(name, ""))
+            total += size
+        return total
+
     def __repr__(self):
         return "Template(%r)" % (self.parts,)
 
