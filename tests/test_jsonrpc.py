@@ -309,13 +309,30 @@ def test_a_line_with_too_many_values_is_refused_in_the_same_python_steps_at_any_
         _python_steps(read_line, small, limits, False) + 50
 
 
-def test_a_deep_line_with_too_many_tokens_to_flatten_is_answered_with_a_null_id(monkeypatch):
+@pytest.mark.parametrize("line, rid", [
+    (b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 201, 7),
+    (b' {"jsonrpc":"2.0","id":"a","params":' + b'{"a":' * 200 + b"1" + b"}" * 200 + b',"method":"x"}', "a"),
+    (b'{"jsonrpc":"2.0","method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 200 + b',"id":7}', None),
+    (b'{"jsonrpc":"2.0","method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 200 + b',"id":7,"id":8}', None),
+], ids=["id-first", "id-before-params", "id-last", "ids-last"])
+def test_a_deep_line_with_too_many_tokens_to_flatten_echoes_an_id_written_before_params(line, rid, monkeypatch):
+    # (its members before the first nested value are read: where clients write the id)
     from tinymcp import jsonrpc
     monkeypatch.setattr(jsonrpc, "MAX_FLATTEN_TOKENS", 100)
     wire = Wire(limited_config())
-    line = b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 201
     reply = wire.raw(line + b"\n")[0]
-    assert reply["id"] is None and reply["error"]["code"] == -32600
+    assert reply["id"] == rid and reply["error"]["code"] == -32600
+
+
+def test_a_line_over_max_line_values_with_too_many_strings_to_flatten_echoes_its_id():
+    # (50,001 empty strings and their keys: past the strings the flattening walks)
+    arguments = b",".join(b'"k%d":""' % i for i in range(50001))
+    line = b'{"jsonrpc":"2.0","id":7,"method":"prompts/get","params":{"name":"p","arguments":{' + arguments + b"}}}"
+    wire = Wire(limited_config())
+    wire.initialize()
+    reply = wire.raw(line + b"\n")[0]
+    assert reply == {"jsonrpc": "2.0", "id": 7, "error": {"code": -32600, "message": (
+        "Invalid Request: more than 100000 values and keys in one message (max_line_values)")}}
 
 
 @pytest.mark.parametrize("line, depth", [
@@ -331,12 +348,12 @@ def test_mixed_brackets_are_measured_one_level_a_pass(line, depth):
     assert type(read_line(line, Limits(max_depth=depth), False)) is not Refused
 
 
-@pytest.mark.parametrize("shape, error", [
-    (lambda n: b'{"id":1,"x":' + b"[ " * n + b"] " * n + b"}", None),       # runs split by spaces
-    (lambda n: b'{"id":1,"x":' + b"[0," * n + b"0" + b"]" * n + b"}", None),  # ... and by scalars
+@pytest.mark.parametrize("shape, head", [
+    (lambda n: b'{"id":1,"x":' + b"[ " * n + b"] " * n + b"}", {"id": 1, "x": None}),  # runs split by spaces
+    (lambda n: b'{"id":1,"x":' + b"[0," * n + b"0" + b"]" * n + b"}", {"id": 1, "x": None}),  # ... by scalars
     (lambda n: b"[" * 70 + b'\\""' + b"[]" * n + b'"' + b"]" * 70, None),  # a stray backslash
 ], ids=["spaces", "scalars", "stray-backslash"])
-def test_flattening_walks_at_most_max_flatten_tokens_whatever_the_count_says(shape, error, monkeypatch):
+def test_flattening_walks_at_most_max_flatten_tokens_whatever_the_count_says(shape, head, monkeypatch):
     from tinymcp import jsonrpc
     monkeypatch.setattr(jsonrpc, "MAX_FLATTEN_TOKENS", 100)
     limits = Limits(max_line_values=10 ** 9)
@@ -348,9 +365,8 @@ def test_flattening_walks_at_most_max_flatten_tokens_whatever_the_count_says(sha
             return exc
     for n in (1000, 100000):
         result = read(shape(n))
-        assert type(result) is (error or jsonrpc.Refused)
-        if error is None:
-            assert result.flat is None  # (too many tokens to read its id)
+        assert type(result) is jsonrpc.Refused
+        assert result.flat == head  # (too many tokens to flatten: what comes before its first nesting)
     assert _python_steps(read, shape(100000)) <= _python_steps(read, shape(1000)) + 50
 
 

@@ -292,6 +292,9 @@ _NOT_BEFORE_VALUES = bytes(range(256)).translate(None, b",:[{")
 #: each: past it, the answer has id null (a request nesting 40,000 one-key objects holds
 #: ~80,000; what the walk costs is held to ~0.05 s)
 MAX_FLATTEN_TOKENS = 100000
+#: tokens read from the start of a refused line too large to flatten, for the top-level
+#: members before its first nested value (where clients write the id: see ``_head``)
+HEAD_TOKENS = 64
 #: passes that take the innermost pairs off go on while each takes off at least this
 #: share of what is left (a pass costs ~2 ns a byte); then the runs are summed at C speed
 #: (~0.1 us a run). Teeth of depth d cost d passes or 2/d runs a byte: the worst shape
@@ -506,14 +509,42 @@ def _excess(line, limit):
 
 def _top_level(line, outside, limit):
     """The top level of a line that holds more than ``limit`` values (``outside``: the
-    line without its strings, or None), decoded from the flattened line; None when that
-    cannot be read at a bounded cost."""
+    line without its strings, or None), decoded from the flattened line; when that
+    cannot be read at a bounded cost, its members before the first nested value
+    (``_head``), or None."""
     if outside is None:
         outside = _strings_cut(line, MAX_FLATTEN_TOKENS)
         if outside is None:
-            return None
+            return _head(line)
     flat = _flattened(line, outside.translate(None, _NOT_BRACKETS))
-    return decode(flat) if flat and not too_many_values(flat, limit) else None
+    return decode(flat) if flat and not too_many_values(flat, limit) else _head(line)
+
+
+def _head(line):
+    """The members of the object ``line`` that come before its first nested value, as an
+    object with that value null and the rest left out (``{"jsonrpc":"2.0","id":7,
+    "method":"m","params":null}``), read in at most ``HEAD_TOKENS`` tokens: so the id of a
+    refused line too large to flatten can still be echoed where clients write it, before
+    ``params`` (one given again later is not seen). None for anything else, and where
+    those members hold no id (one may follow: the line is answered with id null, never
+    taken for a notification)."""
+    from itertools import islice
+    tokens = _tokens(line)
+    first = next(tokens, None)
+    if first is None or first.group() != b"{" or line[:first.start()].strip(b" \t\r\n"):
+        return None
+    for match in islice(tokens, HEAD_TOKENS):
+        c = match.group()[0]
+        if c == 0x22:  # '"': a key or a string value
+            continue
+        if c != 0x5B and c != 0x7B:
+            return None  # (a closer: no nested value)
+        try:
+            value = decode(line[:match.start()] + b"null}")
+        except ParseError:
+            return None
+        return value if type(value) is dict and "id" in value else None  # (else a notification?)
+    return None
 
 
 class Refused:
@@ -556,7 +587,7 @@ def read_line(line, limits, batches):
     flat = flatten_if_deeper(line, max_depth, outside)
     if flat is None:
         return decode(line)
-    msg = decode(flat) if flat else None  # (b"": too many tokens to read its id)
+    msg = decode(flat) if flat else _head(line)  # (b"": too many tokens to flatten)
     if type(msg) is not list or not batches:
         return _too_deep(msg, max_depth)
     items = []
