@@ -240,8 +240,8 @@ def test_a_discover_probe_in_a_batch_is_refused_with_or_without_meta(params):
     [batch] = m.send([probe, {"jsonrpc": "2.0", "id": 3, "method": "ping"}])
     assert [r["id"] for r in batch] == [2, 3]
     if params == "full":
-        assert batch[0]["error"] == {"code": -32600, "message":
-                                     "Invalid Request: batches are served only under protocol 2025-03-26"}
+        assert batch[0]["error"] == {"code": -32600, "message": "Invalid Request: a stateless request "
+                                     "(params._meta naming 2026-07-28) cannot be part of a batch"}
     else:  # (its missing keys first, as for every stateless request)
         assert batch[0]["error"]["code"] == -32602
     assert batch[1]["result"] == {}
