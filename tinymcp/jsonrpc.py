@@ -543,7 +543,7 @@ def _head(line):
             value = decode(line[:match.start()] + b"null}")
         except ParseError:
             return None
-        return value if type(value) is dict and "id" in value else None  # (else a notification?)
+        return value if type(value) is dict and "id" in value else None
     return None
 
 

@@ -162,7 +162,7 @@ class Connection:
             raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
         if type(meta[META_CAPABILITIES]) is not dict:
             raise InvalidParams("Invalid params: %s must be an object" % META_CAPABILITIES)
-        if in_batch:  # (2026-07-28 has no batches; only its era's requests are in one)
+        if in_batch:  # (the stateless era has no batches: only handshake-era requests go in one)
             raise InvalidRequest("Invalid Request: a stateless request (params._meta naming %s) "
                                  "cannot be part of a batch" % version)
         threshold = None
