@@ -14,7 +14,7 @@ from .jsonrpc import encode
 from .template import Template, names_within, parse_template
 from .validate import surrogate_at
 
-__all__ = ["Prompt", "PromptArgument", "plain_prompt", "build_plain", "listings"]
+__all__ = ["Prompt", "PromptArgument", "plain_prompt", "build_plain", "listings", "fill_of"]
 
 _EMPTY_TUPLE = ()
 _EMPTY_DICT = {}  # shared: never written to (Prompt._defaults when no argument has one)
@@ -144,9 +144,8 @@ class Prompt:
         #: optional argument name -> its default
         self.defaults = defaults
         self._listing = None  # revision shape -> listing dict, made on first prompts/list
-        #: ``(placeholders, fixed)``: the rendered texts hold at most ``fixed + placeholders
-        #: * n`` characters when each argument value holds at most n (``prompts.check_arguments``)
-        self.fill = _fill(messages, defaults) if messages is not None else (0, 0)
+        #: ``fill_of(self)``, made at the first get (``prompts.check_arguments``), not at load
+        self.fill = None
         #: revision -> its encoded prompts/get result with gaps for the texts (``methods``):
         #: True once got under it (made at the second get), False where there is none
         self.get_frames = None
@@ -246,15 +245,18 @@ def _messages(check, p, path, declared):
     return messages
 
 
-def _fill(messages, defaults):
-    """``Prompt.fill`` of template messages: their placeholders, and their literal
-    characters plus the placeholders times the longest default."""
+def fill_of(prompt):
+    """``(placeholders, fixed)`` of ``prompt``'s templates: rendered, their texts hold at
+    most ``fixed + placeholders * n`` characters when each argument value holds at most
+    n (``fixed``: their literal characters plus the placeholders times the longest
+    default); ``(0, 0)`` for a ``render`` callable's prompt."""
     placeholders = literal = 0
-    for _, templated in messages:
+    for _, templated in prompt.messages or ():
         for _, _, tpl in templated:
             parts = tpl.parts
             placeholders += len(parts) // 2
             literal += sum(map(len, parts[0::2]))
+    defaults = prompt.defaults
     longest = max(map(len, defaults.values())) if defaults else 0
     return placeholders, literal + placeholders * longest
 

@@ -7,7 +7,7 @@ validated values and shape what they return for the client's revision.
 from .content import messages_from_render
 from .errors import CallbackFailed, ConfigError, InvalidParams, clip
 from .jsonrpc import escaped_size
-from .models import build_plain, listings
+from .models import build_plain, fill_of, listings
 from .validate import describe
 
 __all__ = ["PromptSet", "EncodedCache", "encode_cursor", "decode_cursor", "check_arguments", "render",
@@ -219,7 +219,10 @@ def check_arguments(prompt, arguments, limits):
         if size > limits.max_argument_bytes:
             raise InvalidParams("Invalid params: arguments of %d bytes exceed the limit of %d "
                                 "(max_argument_bytes)" % (size, limits.max_argument_bytes))
-    placeholders, fixed = prompt.fill
+    fill = prompt.fill
+    if fill is None:
+        fill = prompt.fill = fill_of(prompt)
+    placeholders, fixed = fill
     if fixed + placeholders * size > limits.max_render_bytes:  # (a value fills many placeholders)
         _check_render_size(prompt, arguments, limits)
     return arguments
