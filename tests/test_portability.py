@@ -330,6 +330,20 @@ def test_build_pyz_refuses_to_embed_an_invalid_config(tmp_path):
 
 
 @not_vendored
+def test_an_embedded_config_is_stored_as_tinymcp_read_it(tmp_path):
+    # (a byte order mark passed the build's check and then failed the archive at every start)
+    cfg = tmp_path / "bom.json"
+    cfg.write_bytes(b"\xef\xbb\xbf" + json.dumps({"prompts": [
+        {"name": "a", "description": "\ud800 \u00e9", "messages": [{"role": "user", "text": "hi"}]}]}).encode())
+    pyz = tmp_path / "bom.pyz"
+    rc, out, err = build_pyz(pyz, "--embed-config", cfg)
+    assert rc == 0, err
+    proc = subprocess.run([sys.executable, str(pyz), "--check"], env=clean_env(),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=GUARD)
+    assert (proc.returncode, proc.stdout.decode(), proc.stderr.decode()) == (0, "embedded config: ok, 1 prompt\n", "")
+
+
+@not_vendored
 def test_build_pyz_refuses_to_embed_a_config_that_names_prompt_folders(tmp_path):
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "a.md").write_text("Say hi\n")
