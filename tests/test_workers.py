@@ -187,6 +187,53 @@ def test_a_worker_outcome_that_is_a_baseexception_is_an_internal_error_on_the_lo
     assert reply["id"] == 1 and reply["error"]["code"] == -32603
 
 
+
+class Queued(Holding):
+    """``Holding``, and what a worker posts back to the loop waits in ``posted`` until the
+    test runs it."""
+
+    def __init__(self):
+        super().__init__()
+        self.posted = []
+
+    def post(self, fn):
+        self.posted.append(fn)
+
+
+def test_nothing_a_callable_sends_goes_out_after_its_time_ran_out_and_it_was_answered():
+    # Progress MUST stop after completion: the time limit answers on the loop while the
+    # progress the callable already sent still waits to reach it, and the callable runs on
+    started, release, sent_after = threading.Event(), threading.Event(), []
+
+    def render(arguments):
+        tinymcp.progress(1)
+        started.set()
+        assert release.wait(GUARD)
+        sent_after.append(tinymcp.progress(2))
+        return "late"
+
+    from tinymcp import Session
+    executor = Queued()
+    session = Session(Server({"prompts": [{"name": "r", "render": render}]}, log=lambda *a: None),
+                      executor=executor)
+    session.receive_data(line(INIT))
+    session.data_to_send()
+    session.receive_data(line(req(1, "prompts/get", {"name": "r", "_meta": {"progressToken": "t"}})))
+    [(work, resolve)] = executor.held
+    worker = threading.Thread(target=work)
+    worker.start()
+    assert started.wait(GUARD)
+    resolve(None, TimeoutError("over the limit"))  # (what the time limit does)
+    release.set()
+    worker.join(GUARD)
+    for fn in executor.posted:
+        fn()
+    frames = [json.loads(f) for f in session.data_to_send().splitlines()]
+    assert [(f.get("id"), f.get("method")) for f in frames] == [(1, None)], frames
+    assert frames[0]["error"]["code"] == -32603
+    assert sent_after == [False]  # progress() says nothing was sent
+
+
 def test_a_batch_with_a_callable_is_answered_as_one_array_when_all_of_it_is_done():
     started, release = threading.Event(), threading.Event()
     live = Live({"prompts": [{"name": "slow", "render": blocking_render(started, release)}]})

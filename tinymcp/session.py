@@ -46,6 +46,10 @@ _error_ids = iter(range(1, (1 << 63) - 1))  # (C longs: the fast range iterator)
 _LATER = object()
 
 
+def _dropped(message):
+    """``Call.live`` once a request is answered: what its callable still sends goes nowhere."""
+
+
 class _Later:
     """One request whose answer comes later: its callable runs on the session's executor,
     its place is held in the outbox, its notifications (progress) go out as they are
@@ -53,11 +57,12 @@ class _Later:
     request was cancelled meanwhile). Everything but ``work`` happens on the session's
     thread (the executor posts back there)."""
 
-    __slots__ = ("session", "req", "deferred", "entry")
+    __slots__ = ("session", "req", "deferred", "entry", "answered")
 
     def __init__(self, session, req, deferred):
         self.session, self.req, self.deferred = session, req, deferred
         self.entry = None
+        self.answered = False
 
     def start(self):
         session, req = self.session, self.req
@@ -73,18 +78,24 @@ class _Later:
 
     def live(self, message):
         session = self.session
-        if not session.outbox.dropped(self.entry):  # (a cancelled request sends nothing more)
+        # a cancelled request sends nothing more, nor does one answered already (its time
+        # ran out while what it sent still waited to reach the loop)
+        if not (self.answered or session.outbox.dropped(self.entry)):
             session.outbox.push(session._encoded([message]))
             self._ready()
 
     def resolve(self, value, exc):
         session, call = self.session, self.req.call
-        call.live = None
-        if session.outbox.dropped(self.entry):
-            return
-        reply = session._answer(self.req, self._finish, value, exc)
-        session.outbox.fill(self.entry, session._encoded(call.notes) if call.notes else b"", reply)
-        self._ready()
+        self.answered = True
+        call.live = None  # (what the answer itself notes goes out before it)
+        if not session.outbox.dropped(self.entry):
+            reply = session._answer(self.req, self._finish, value, exc)
+            session.outbox.fill(self.entry, session._encoded(call.notes) if call.notes else b"", reply)
+            self._ready()
+        # Progress MUST stop after completion (progress "Implementation Notes", every
+        # revision): a callable whose time ran out runs on, and what it sends from now on
+        # is dropped (progress() returns False), not kept.
+        call.live, call.notes, call.progress_token = _dropped, None, None
 
     def _ready(self):
         if self.session.on_ready is not None:
