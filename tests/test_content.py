@@ -65,6 +65,39 @@ def test_config_meta_must_be_json():
     assert path == "prompts[0]._meta" and message.startswith("expected JSON data")
 
 
+
+NAME_RULE = ("its name (after any prefix and '/') must begin and end with a letter or digit, only "
+             "letters, digits, '-', '_' and '.' between")
+PREFIX_RULE = ("its prefix must be labels separated by dots, each beginning with a letter and ending "
+               "with a letter or digit, only letters, digits and '-' between, then '/' (like com.example/)")
+
+
+@pytest.mark.parametrize("key, rule", [
+    ("bad key!", NAME_RULE), ("-bad-", NAME_RULE), ("x_", NAME_RULE), ("com.example/.x", NAME_RULE),
+    ("1a.b/c", PREFIX_RULE), ("a..b/c", PREFIX_RULE), ("/x", PREFIX_RULE), ("a-/x", PREFIX_RULE),
+    ("a b/x", PREFIX_RULE), ("\u00e9t\u00e9/x", PREFIX_RULE),
+])
+def test_config_meta_keys_follow_the_key_name_format(key, rule):
+    # basic-overview, _meta "Key name format" (2025-06-18 on): every _meta the config
+    # holds (a prompt's, a block's, a resource's) is sent as it is, so it is checked at load
+    key = key.encode().decode("unicode_escape")
+    block = {"type": "resource", "resource": {"uri": "u:x", "text": "t", "_meta": {key: 1}}, "_meta": {key: 1}}
+    config = {"prompts": [{"name": "p", "_meta": {key: 1}, "messages": [{"role": "user", "content": block}]}]}
+    message = "%r is not a valid _meta key: %s" % (key, rule)
+    assert problems(config) == [("prompts[0]._meta", message),
+                                ("prompts[0].messages[0].content.resource._meta", message),
+                                ("prompts[0].messages[0].content._meta", message)]
+
+
+def test_config_meta_keys_may_be_empty_plain_prefixed_or_reserved_for_mcp():
+    # (an official extension's keys are under io.modelcontextprotocol/: a config may set them)
+    meta = {"": 1, "a": 2, "a.b-c_d": 3, "com.example/x": 4, "io.modelcontextprotocol/ui": 5,
+            "traceparent": 6, "com.example-2.a1/": 7}
+    from tinymcp import load_config
+    config = load_config({"prompts": [{"name": "p", "_meta": meta, "messages": [{"role": "user", "text": "x"}]}]})
+    assert config.prompts.get("p").meta == meta
+
+
 def test_render_callable_may_return_a_string():
     wire = Wire({"prompts": [{"name": "r", "render": lambda args: "plain"}]})
     wire.initialize()

@@ -14,7 +14,7 @@ from .template import Template, parse_template
 from .validate import Check, describe, is_list, join, shown
 
 __all__ = ["ROLES", "content_from_wire", "message_from_wire", "messages_from_render",
-           "shape_content", "needs_shaping", "as_text", "check_json", "check_icons"]
+           "shape_content", "needs_shaping", "as_text", "check_meta", "check_icons"]
 
 ROLES = ("user", "assistant")
 
@@ -35,15 +35,47 @@ _B64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 
 # --- field checks ----------------------------------------------------------------------
 
-def check_json(check, obj, key, path):
-    """``obj[key]``, if present, must be an object that encodes as JSON (no NaN/Infinity,
-    no Python-only values), or every reply that carries it would fail to encode."""
-    value = check.field(obj, key, path, "object")
-    if value is not None:
-        try:
-            encode(value)
-        except (ValueError, TypeError, RecursionError) as exc:
-            check.fail(join(path, key), "expected JSON data: %s" % exc)
+def check_meta(check, obj, path):
+    """``obj["_meta"]``, if present, must be an object that encodes as JSON (no NaN or
+    Infinity, no Python-only values: every reply that carries it would fail to encode)
+    whose keys are valid ``_meta`` key names (``meta_key_problem``)."""
+    value = check.field(obj, "_meta", path, "object")
+    if value is None:
+        return
+    try:
+        encode(value)
+    except (ValueError, TypeError, RecursionError) as exc:
+        check.fail(join(path, "_meta"), "expected JSON data: %s" % exc)
+        return
+    for key in value:
+        problem = meta_key_problem(key)
+        if problem:
+            check.fail(join(path, "_meta"), "%s is not a valid _meta key: %s" % (shown(key), problem))
+
+
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_LABEL_CHARS = _ALNUM | {"-"}
+_NAME_CHARS = _ALNUM | {"-", "_", "."}
+
+
+def meta_key_problem(key):
+    """What is wrong with ``key`` as a ``_meta`` key name, or "" (basic-overview "General
+    fields", ``_meta`` "Key name format", 2025-06-18 on: an optional prefix of labels
+    separated by dots, each of which MUST start with a letter and end with a letter or
+    digit, then ``/``; a name that, unless empty, MUST begin and end with a letter or
+    digit, with ``-``, ``_`` and ``.`` between)."""
+    prefix, slash, name = key.rpartition("/")
+    if slash:
+        for label in prefix.split("."):
+            if not (label[:1] in _LETTERS and label[-1:] in _ALNUM and _LABEL_CHARS.issuperset(label)):
+                return ("its prefix must be labels separated by dots, each beginning with a letter "
+                        "and ending with a letter or digit, only letters, digits and '-' between, "
+                        "then '/' (like com.example/)")
+    if name and not (name[0] in _ALNUM and name[-1] in _ALNUM and _NAME_CHARS.issuperset(name)):
+        return ("its name (after any prefix and '/') must begin and end with a letter or "
+                "digit, only letters, digits, '-', '_' and '.' between")
+    return ""
 
 
 def _check_mime(check, obj, path, required):
@@ -177,7 +209,7 @@ def _resource(check, block, path, fields):
     if uri is not None:
         fields.template(uri, rpath + ".uri", "resource", "uri")
     _check_mime(check, res, rpath, False)  # (absent: a default is put in, see below)
-    check_json(check, res, "_meta", rpath)
+    check_meta(check, res, rpath)
     if ("text" in res) == ("blob" in res):
         check.fail(rpath, "expected exactly one of 'text' or 'blob'")
     elif "text" in res:
@@ -230,7 +262,7 @@ def content_from_wire(check, obj, path, templated=None):
         audience = _check_annotations(check, block["annotations"], path + ".annotations")
         if audience is not None:
             fields.replace(block, "annotations", "audience", audience)
-    check_json(check, block, "_meta", path)
+    check_meta(check, block, path)
     if len(check.problems) != before:
         return None
     if kind == "resource" and "mimeType" not in block["resource"]:

@@ -9,7 +9,7 @@ the two on generated prompts and configs). Models compare equal when they serve 
 thing, which is how a reload tells whether the prompts changed.
 """
 
-from .content import check_icons, check_json, message_from_wire
+from .content import check_icons, check_meta, message_from_wire
 from .jsonrpc import encode
 from .template import Template, names_within, parse_template
 from .validate import surrogate_at
@@ -178,7 +178,7 @@ class Prompt:
         before = len(check.problems)
         check.keys(p, path, cls.KEYS)
         name, title, description = _identity(check, p, path)
-        check_json(check, p, "_meta", path)
+        check_meta(check, p, path)
         icons = check_icons(check, p, path)
         arguments = []
         seen = set()
