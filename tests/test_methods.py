@@ -35,6 +35,37 @@ def test_discover_params_must_be_an_object(params):
     assert reply["error"]["code"] == -32602
 
 
+
+PLAIN = {"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]}
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"inputResponses": "garbage"}, "Invalid params: inputResponses must be an object"),
+    ({"inputResponses": None}, "Invalid params: inputResponses must be an object"),
+    ({"inputResponses": {"ask": 3}}, "Invalid params: inputResponses['ask'] must be an object"),
+    ({"requestState": 12345}, "Invalid params: requestState must be a string"),
+    ({"inputResponses": {}, "requestState": None}, "Invalid params: requestState must be a string"),
+])
+def test_a_stateless_get_with_malformed_retry_fields_is_invalid_params(fields, message):
+    # 2026-07-28 mrtr "Error Handling": servers SHOULD validate inputResponses (and the
+    # schema types requestState as a string)
+    m = modern_wire(PLAIN)
+    m.validate = False  # (the request is what is malformed)
+    error = one(m.modern("prompts/get", dict({"name": "p"}, **fields)))["error"]
+    assert error == {"code": -32602, "message": message}
+
+
+def test_well_formed_retry_fields_are_ignored_and_the_handshake_era_never_reads_them():
+    fields = {"inputResponses": {"ask": {"action": "accept", "content": {}}}, "requestState": "s"}
+    m = modern_wire(PLAIN)
+    result = one(m.modern("prompts/get", dict({"name": "p"}, **fields)))["result"]
+    assert result["messages"][0]["content"]["text"] == "hi"
+    wire = Wire(PLAIN)
+    wire.initialize()
+    reply = wire.request("prompts/get", {"name": "p", "inputResponses": 3, "requestState": 4})
+    assert reply["result"]["messages"][0]["content"]["text"] == "hi"
+
+
 # --- initialize, ping, logging/setLevel ------------------------------------------------------
 
 @pytest.mark.parametrize("params", [{}, {"protocolVersion": 20250618}, {"protocolVersion": None}])

@@ -149,16 +149,32 @@ def _prompt(session, name):
 
 
 def _get_params(params):
-    # 2026-07-28: inputResponses/requestState (mrtr) are accepted and ignored: no prompt
-    # of ours ever answers input_required.
     name = params.get("name")
     if type(name) is not str:
         raise InvalidParams("Invalid params: name must be a string")
-    return name, params.get("arguments")
+    return name, params.get("arguments"), params
+
+
+def _retry_fields(params):
+    """2026-07-28 mrtr "Error Handling": servers SHOULD validate that ``inputResponses``
+    is a valid ``InputResponses`` object (each response an object), and the schema types
+    ``requestState`` as a string: -32602 otherwise. What they hold is ignored: no prompt
+    of ours ever answers ``input_required``, so no retry carries anything we asked for."""
+    if "inputResponses" in params:
+        responses = params["inputResponses"]
+        if type(responses) is not dict:
+            raise InvalidParams("Invalid params: inputResponses must be an object")
+        for key, response in responses.items():
+            if type(response) is not dict:
+                raise InvalidParams("Invalid params: inputResponses[%s] must be an object" % clip(key))
+    if "requestState" in params and type(params["requestState"]) is not str:
+        raise InvalidParams("Invalid params: requestState must be a string")
 
 
 def _prompts_get(session, call, args):
-    name, arguments = args
+    name, arguments, params = args
+    if call.stateless and ("inputResponses" in params or "requestState" in params):
+        _retry_fields(params)
     prompt = _prompt(session, name)
     limits = session.server.limits
     arguments = check_arguments(prompt, arguments, limits)
