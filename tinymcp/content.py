@@ -28,9 +28,11 @@ _BLOCK_KEYS = {
 }
 _RESOURCE_KEYS = ("uri", "mimeType", "text", "blob", "_meta")
 
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_ALNUM = _LETTERS | frozenset("0123456789")
 # type "/" subtype, RFC 6838 restricted-name characters, parameters allowed after ";"
-_MIME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&^_.+-")
-_B64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_MIME_CHARS = _ALNUM | frozenset("!#$&^_.+-")
+_B64_ALPHABET = _ALNUM | frozenset("+/")
 
 
 # --- field checks ----------------------------------------------------------------------
@@ -53,8 +55,6 @@ def check_meta(check, obj, path):
             check.fail(join(path, "_meta"), "%s is not a valid _meta key: %s" % (shown(key), problem))
 
 
-_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LABEL_CHARS = _ALNUM | {"-"}
 _NAME_CHARS = _ALNUM | {"-", "_", "."}
 
