@@ -57,12 +57,11 @@ class _Later:
     request was cancelled meanwhile). Everything but ``work`` happens on the session's
     thread (the executor posts back there)."""
 
-    __slots__ = ("session", "req", "deferred", "entry", "answered")
+    __slots__ = ("session", "req", "deferred", "entry")
 
     def __init__(self, session, req, deferred):
         self.session, self.req, self.deferred = session, req, deferred
         self.entry = None
-        self.answered = False
 
     def start(self):
         session, req = self.session, self.req
@@ -78,15 +77,14 @@ class _Later:
 
     def live(self, message):
         session = self.session
-        # a cancelled request sends nothing more, nor does one answered already (its time
-        # ran out while what it sent still waited to reach the loop)
-        if not (self.answered or session.outbox.dropped(self.entry)):
+        # a cancelled request sends nothing more, nor does one answered already (``resolve``
+        # ran, its time out, while what it sent still waited to reach the loop)
+        if not (self.req.call.live is _dropped or session.outbox.dropped(self.entry)):
             session.outbox.push(session._encoded([message]))
             self._ready()
 
     def resolve(self, value, exc):
         session, call = self.session, self.req.call
-        self.answered = True
         call.live = None  # (what the answer itself notes goes out before it)
         if not session.outbox.dropped(self.entry):
             reply = session._answer(self.req, self._finish, value, exc)
