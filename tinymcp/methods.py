@@ -173,7 +173,7 @@ def _retry_fields(params):
 
 def _prompts_get(session, call, args):
     name, arguments, params = args
-    if call.stateless and ("inputResponses" in params or "requestState" in params):
+    if call.stateless:
         _retry_fields(params)
     prompt = _prompt(session, name)
     limits = session.server.limits
