@@ -17,6 +17,12 @@ def _text(rng):
     return _maybe(rng, rng.choice(["say {a}", "{a} and {b}", "{{a}}", "{a}{a}", "x}y", "{"]))
 
 
+def _uri(rng):
+    if rng.random() < 0.6:
+        return "u:hi"
+    return _maybe(rng, rng.choice(["file:///{a}", "{a}", "u:{a}/{b}", "{a}{a}", "h{a}", "a b", "{{a}}"]))
+
+
 def _block(rng):
     kind = rng.choice(["text", "image", "audio", "resource", "resource_link", "video"])
     block = {"type": kind}
@@ -25,9 +31,9 @@ def _block(rng):
     elif kind in ("image", "audio"):
         block.update(data=_maybe(rng, "AAAA"), mimeType=_maybe(rng, "image/png"))
     elif kind == "resource":
-        block["resource"] = _maybe(rng, {"uri": _text(rng), rng.choice(["text", "blob"]): "AAAA"})
+        block["resource"] = _maybe(rng, {"uri": _uri(rng), rng.choice(["text", "blob"]): "AAAA"})
     elif kind == "resource_link":
-        block.update(uri=_text(rng), name=_maybe(rng, "r"))
+        block.update(uri=_uri(rng), name=_maybe(rng, "r"))
     for key, value in (("annotations", {"priority": 0.5}), ("_meta", {"k": 1}), ("extra", 1)):
         if rng.random() < 0.15:
             block[key] = _maybe(rng, value)
@@ -59,7 +65,7 @@ def _argument(rng, name):
 def generated_prompt(rng):
     """One prompt dict drawn from ``rng`` (a ``random.Random``)."""
     p = {"name": _maybe(rng, rng.choice(["p", "q", "caf\u00e9"]))}
-    for key, value in (("title", "T"), ("description", "D"), ("icons", [{"src": "s"}]),
+    for key, value in (("title", "T"), ("description", "D"), ("icons", [{"src": "https://e.x/i.png"}]),
                        ("_meta", {"k": 1}), ("descripton", "x")):
         if rng.random() < (0.05 if key in ("descripton", "icons", "_meta") else 0.3):
             p[key] = _maybe(rng, value)

@@ -13,7 +13,9 @@ Semantic decisions (documented because they are subtle):
 * ``enum``/``const`` compare with JSON equality: ``True`` != ``1``, ``1`` == ``1.0``.
 * ``additionalProperties`` only looks at ``properties``/``patternProperties`` of the
   *same* schema object (not at siblings reached through allOf/$ref).
-* ``format``, ``description``, ``title`` ... are annotations and are ignored.
+* ``format: "uri"`` is asserted (RFC 3986: a scheme, then only URI characters and
+  %-escapes): the prompts page's "valid resource URI" MUST. Other formats, ``description``,
+  ``title`` ... are annotations and are ignored.
 * A ``type`` mismatch stops further checks at that node (avoids noise).
 """
 import json
@@ -71,6 +73,7 @@ _JSON_TYPES = {
     "object": lambda v: isinstance(v, dict),
 }
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*\Z")
 
 
 # ----------------------------------------------------------------- schema access
@@ -143,6 +146,8 @@ def _check(inst, schema, root, path):
             return errs + ["%s: expected %s, got %s" % (path, " or ".join(types), _type_name(inst))]
     if "enum" in schema and not any(_json_eq(inst, e) for e in schema["enum"]):
         errs.append("%s: %s is not one of %s" % (path, _j(inst), _j(schema["enum"])))
+    if schema.get("format") == "uri" and isinstance(inst, str) and not _URI.match(inst):
+        errs.append("%s: %s is not an absolute URI" % (path, _j(inst)))
     if "const" in schema and not _json_eq(inst, schema["const"]):
         errs.append("%s: expected const %s, got %s" % (path, _j(schema["const"]), _j(inst)))
     for sub in schema.get("allOf", ()):

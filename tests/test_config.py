@@ -54,7 +54,7 @@ def test_default_page_size_delivers_a_library_of_hundreds_in_one_page():
 
 def test_config_dicts_are_never_changed_by_loading():
     config = {"prompts": [{"name": "c", "messages": [{"role": "user", "content": {
-        "type": "resource", "resource": {"uri": "u:{{a}}", "text": "{{t}}"}}}]}]}
+        "type": "resource", "resource": {"uri": "u:a", "text": "{{t}}"}}}]}]}
     before = copy.deepcopy(config)
     Wire(config)
     assert config == before
@@ -100,7 +100,7 @@ LISTS = {"prompts": [
      "messages": [{"role": "user", "content": {"type": "text", "text": "{a}",
                                                "annotations": {"audience": ["user", "assistant"]}}},
                   {"role": "user", "content": {"type": "resource_link", "uri": "file:///x", "name": "x",
-                                               "icons": [{"src": "s", "sizes": ["any"]}]}}]}]}
+                                               "icons": [{"src": "https://e.x/i.png", "sizes": ["any"]}]}}]}]}
 
 
 def _served(config):
@@ -127,7 +127,7 @@ def test_other_sequences_are_taken_too_and_sent_as_lists():
     full["icons"][0]["sizes"] = _sequence("16x16", "32x32")
     full["arguments"][0]["completions"] = _sequence("apple", "avocado")
     full["messages"][0]["content"]["annotations"]["audience"] = _sequence("user", "assistant")
-    full["messages"][1]["content"]["icons"] = _sequence({"src": "s", "sizes": _sequence("any")})
+    full["messages"][1]["content"]["icons"] = _sequence({"src": "https://e.x/i.png", "sizes": _sequence("any")})
     full["messages"] = _sequence(*full["messages"])
     config["prompts"] = _sequence(*config["prompts"])
     assert _served(config) == _served(LISTS)

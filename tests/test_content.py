@@ -155,6 +155,113 @@ def test_templates_fill_resource_uri_and_text():
     assert block["resource"]["uri"] == "file:///{f}"  # the template itself is untouched
 
 
+_NO_SCHEME = "it must begin with a scheme and ':', like 'file:' or 'https:'"
+
+
+@pytest.mark.parametrize("uri, problem", [
+    ("no scheme here", _NO_SCHEME),
+    ("docs/{path}", _NO_SCHEME),  # (a relative reference: no value can give it a scheme)
+    ("1x:{a}", _NO_SCHEME),
+    ("", _NO_SCHEME),
+    ("file:///a b/{a}", "' ' cannot stand in a URI; write it percent-encoded, as '%20'"),
+    ("u:{{a}}", "'{' cannot stand in a URI; write it percent-encoded, as '%7B'"),
+    ("u:{a}/\u00e9", "'\u00e9' cannot stand in a URI; write it percent-encoded, as '%C3%A9'"),
+    ("u:100%", "'%' must begin an escape like '%20' (write '%25' for '%' itself)"),
+    ("u:%2{a}", "'%' must begin an escape like '%20' (write '%25' for '%' itself)"),
+])
+@pytest.mark.parametrize("where", ["resource", "resource_link"])
+def test_a_uri_must_be_absolute_and_only_uri_characters_at_load(uri, problem, where):
+    # prompts "Embedded Resources": MUST include a valid resource URI; the schema's "uri" format
+    block = ({"type": "resource", "resource": {"uri": uri, "text": "t"}} if where == "resource"
+             else {"type": "resource_link", "uri": uri, "name": "n"})
+    config = {"prompts": [prompt(arguments=[{"name": "a"}], messages=[{"role": "user", "content": block}])]}
+    path = "prompts[0].messages[0].content" + (".resource.uri" if where == "resource" else ".uri")
+    assert problems(config) == [(path, "expected an absolute URI, got %r: %s" % (uri, problem))]
+
+
+@pytest.mark.parametrize("uri", ["file:///{a}", "{a}", "h{a}", "u:{a}{a}", "urn:x-y:%20{a}#f",
+                                 "data:text/plain;base64,QQ==", "u:[::1]/?a=b&c=d;e,f(g)*+'!$~@"])
+def test_absolute_uris_and_templates_that_can_make_one_load(uri):
+    from tinymcp import load_config
+    block = {"type": "resource_link", "uri": uri, "name": "n"}
+    load_config({"prompts": [prompt(arguments=[{"name": "a"}], messages=[{"role": "user", "content": block}])]})
+
+
+def test_an_icon_src_must_be_an_absolute_uri():
+    link = {"type": "resource_link", "uri": "u:x", "name": "n", "icons": [{"src": "i.png"}]}
+    config = {"prompts": [prompt(icons=[{"src": "data:image/svg+xml,<svg/>"}],
+                                 messages=[{"role": "user", "content": link}])]}
+    assert problems(config) == [
+        ("prompts[0].icons[0].src", "expected an absolute URI, got 'data:image/svg+xml,<svg/>': "
+                                    "'<' cannot stand in a URI; write it percent-encoded, as '%3C'"),
+        ("prompts[0].messages[0].content.icons[0].src", "expected an absolute URI, got 'i.png': " + _NO_SCHEME)]
+
+
+def _uri_wire(uri, **arg):
+    block = {"type": "resource", "resource": {"uri": uri, "text": "t"}}
+    wire = Wire({"prompts": [{"name": "p", "arguments": [dict({"name": "a"}, **arg)],
+                              "messages": [{"role": "user", "content": block}]}]})
+    wire.initialize()
+    return wire
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("a b\nc", "file:///docs/a%20b%0Ac"),
+    ("x/y?q=1&r=[2]#f", "file:///docs/x/y?q=1&r=[2]#f"),  # (reserved characters keep their meaning)
+    ("a%20b", "file:///docs/a%20b"),  # (an escape stays one)
+    ("100%", "file:///docs/100%25"),
+    ("%zz%2", "file:///docs/%25zz%252"),
+    ('{b}"<>\\^`|', "file:///docs/%7Bb%7D%22%3C%3E%5C%5E%60%7C"),
+    ("\u00e9\U0001f600", "file:///docs/%C3%A9%F0%9F%98%80"),
+    ("\ud800", "file:///docs/%ED%A0%80"),  # (a lone surrogate, as JSON may carry one)
+    ("\x00\x7f", "file:///docs/%00%7F"),
+])
+def test_values_put_into_a_uri_are_percent_encoded_where_a_uri_cannot_hold_them(value, expected):
+    wire = _uri_wire("file:///docs/{a}")
+    for _ in range(3):  # (the first get is built, later ones are framed: the same uri)
+        resource = wire.get("p", {"a": value})["result"]["messages"][0]["content"]["resource"]
+        assert resource["uri"] == expected
+
+
+def test_a_uri_whose_scheme_is_left_to_a_value_must_get_one():
+    wire = _uri_wire("{a}", default="")
+    assert wire.get("p", {"a": "https://e.x/a b"})["result"]["messages"][0]["content"]["resource"]["uri"] \
+        == "https://e.x/a%20b"
+    for arguments, shown in (({"a": "not a uri"}, "'not%20a%20uri'"), ({}, "''"), ({"a": "1:x"}, "'1:x'")):
+        for _ in range(3):
+            assert wire.get("p", arguments)["error"] == {
+                "code": -32602, "message": "Invalid params: the arguments make the uri %s, which is not an "
+                                           "absolute URI: %s" % (shown, _NO_SCHEME)}
+    assert "result" in wire.get("p", {"a": "u:x"})  # (and the next request is served)
+
+
+def test_a_render_result_with_a_bad_uri_fails_naming_it():
+    logged = []
+    link = {"type": "resource_link", "uri": "a b", "name": "n"}
+    wire = Wire({"prompts": [{"name": "r", "render": lambda args: [{"role": "user", "content": link}]}]},
+                log=lambda level, message, exc=None: logged.append(message))
+    wire.initialize()
+    tag = wire.get("r")["error"]["data"]["errorId"]
+    assert logged == ["internal error %s in prompts/get: render callable of prompt 'r' returned an "
+                      "invalid result: render()[0].content.uri: expected an absolute URI, got 'a b': %s"
+                      % (tag, _NO_SCHEME)]
+
+
+def test_a_value_that_grows_in_a_uri_past_max_render_bytes_is_refused_before_it_is_made(monkeypatch):
+    from tinymcp.template import Template, UriTemplate
+    block = {"type": "resource_link", "uri": "u:{a}", "name": "n"}
+    wire = Wire({"limits": {"max_render_bytes": 1000}, "prompts": [
+        {"name": "p", "arguments": [{"name": "a"}], "messages": [{"role": "user", "content": block}]}]})
+    wire.initialize()
+    made = []
+    for cls in (Template, UriTemplate):
+        monkeypatch.setattr(cls, "render", lambda self, values: made.append(1))
+    error = wire.get("p", {"a": "\U0001f600" * 200})["error"]  # (200 characters; 2,400 in the uri)
+    assert made == []
+    assert error == {"code": -32602, "message": "Invalid params: the rendered prompt (2402 bytes on the wire) "
+                                                "exceeds the limit of 1000 (max_render_bytes)"}
+
+
 # --- shaping for each revision ---------------------------------------------------------------
 
 AUDIO = {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}

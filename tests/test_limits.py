@@ -233,9 +233,9 @@ def _repeating(times, max_render_bytes, literal="", default=None):
     return wire
 
 
-@pytest.mark.parametrize("value, escaped", [("a" * 1000, 1000), ('"' * 1000, 2000),
-                                            ("\U0001f600" * 100, 1200)])
-def test_a_value_repeated_past_max_render_bytes_is_refused_with_the_size_it_would_have(value, escaped,
+@pytest.mark.parametrize("value, escaped, in_uri", [("a" * 1000, 1000, 1000), ('"' * 1000, 2000, 3000),
+                                                    ("\U0001f600" * 100, 1200, 1200)])
+def test_a_value_repeated_past_max_render_bytes_is_refused_with_the_size_it_would_have(value, escaped, in_uri,
                                                                                        monkeypatch):
     # (1000 placeholders of a 1 MiB value was a 1 GB string built before it was measured)
     wire = _repeating(1000, 1000, literal='a"b')
@@ -244,7 +244,8 @@ def test_a_value_repeated_past_max_render_bytes_is_refused_with_the_size_it_woul
     monkeypatch.setattr(Template, "render", lambda self, values: made.append(1) or render(self, values))
     error = wire.request("prompts/get", {"name": "rep", "arguments": {"x": value}})["error"]
     assert made == []  # (refused before any text was made)
-    size = len('a\\"b') + len("file:///") + 2001 * escaped  # (the text, the resource's uri and text)
+    # (the text, the resource's text, and its uri, where the value is percent-encoded)
+    size = len('a\\"b') + 2000 * escaped + len("file:///") + in_uri
     assert error == {"code": -32602, "message": "Invalid params: the rendered prompt (%d bytes on the wire) "
                                                 "exceeds the limit of 1000 (max_render_bytes)" % size}
 

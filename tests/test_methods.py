@@ -166,13 +166,21 @@ def _get_both_ways(prompt, rev, arguments, limits):
     from tinymcp.jsonrpc import encode
     from tinymcp.methods import _framed, _get_result
     from tinymcp.prompts import render
+    from tinymcp.errors import InvalidParams
     call = Call(1, "prompts/get", rev, False, False)
+
+    def outcome(way):  # (the arguments may make a uri with no scheme: -32602 either way)
+        try:
+            return way()
+        except InvalidParams as exc:
+            return exc.message
+
     first = prompt.get_frames is None or rev not in prompt.get_frames
-    fast = _framed(prompt, rev, arguments, limits)
+    fast = outcome(lambda: _framed(prompt, rev, arguments, limits))
     if first:
         assert fast is None  # (a first get makes no frame)
-        fast = _framed(prompt, rev, arguments, limits)
-    return fast, encode(_get_result(call, prompt, render(prompt, arguments), limits))[:-1]
+        fast = outcome(lambda: _framed(prompt, rev, arguments, limits))
+    return fast, outcome(lambda: encode(_get_result(call, prompt, render(prompt, arguments), limits))[:-1])
 
 
 def test_a_stateless_get_is_the_same_either_way():

@@ -1,4 +1,5 @@
 """Tests for tests/schema_check.py (the JSON-Schema-subset validator used by the suite)."""
+import json
 import os
 import subprocess
 import sys
@@ -189,9 +190,16 @@ def test_boolean_and_empty_schemas():
     assert v({"a": 1}, {"properties": {"a": False}}) == ["$.a: no value is allowed here"]
 
 
-def test_annotations_including_format_are_ignored():
-    schema = {"type": "string", "format": "uri", "description": "d", "title": "t"}
-    assert v("not a uri at all", schema) == []
+def test_annotations_and_formats_other_than_uri_are_ignored():
+    schema = {"type": "string", "format": "date-time", "description": "d", "title": "t"}
+    assert v("not a date at all", schema) == []
+
+
+@pytest.mark.parametrize("uri, ok", [("file:///a%20b?q=1#f", True), ("urn:x", True), ("not a uri", False),
+                                     ("a b:c", False), ("u:100%", False), ("u:\u00e9", False), ("1u:x", False)])
+def test_the_uri_format_is_asserted(uri, ok):
+    assert v(uri, {"type": "string", "format": "uri"}) == ([] if ok else ["$: %s is not an absolute URI"
+                                                                        % json.dumps(uri)])
 
 
 # ================================================================ real MCP schemas

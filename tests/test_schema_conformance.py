@@ -134,8 +134,8 @@ CONFIG_SNAPSHOT = json.dumps(CONFIG, sort_keys=True, default=repr)
 NAMES = sorted(p["name"] for p in CONFIG["prompts"])
 BROKEN = "h_broken"  # prompts/get -> -32603 internal error (validated like any error)
 GOOD_NAMES = [n for n in NAMES if n != BROKEN]
-GET_ARGS = {"a_review": {"topic": "parser.py"}, "c_resources": {"path": "todo"},
-            "d_link": {"page": "api"}, "e_render_str": {"who": "Ada"}, "f_render_list": {"n": "7"}}
+GET_ARGS = {"a_review": {"topic": "parser.py"}, "c_resources": {"path": "my todo"},
+            "d_link": {"page": "api/caf\u00e9 #1"}, "e_render_str": {"who": "Ada"}, "f_render_list": {"n": "7"}}
 
 # What 2025-11-25 (every field defined) must serve: the config, verbatim, rendered.
 EXPECTED_LISTING = {
@@ -174,14 +174,14 @@ EXPECTED_GET = {
         _msg("user", CONFIG["prompts"][1]["messages"][3]["content"])]},
     "c_resources": {"description": "Embedded resources", "messages": [
         _msg("user", {"type": "resource", "annotations": ANN_FULL, "resource": {
-            "uri": "file:///notes/todo.md", "mimeType": "text/markdown",
-            "text": "Notes for todo", "_meta": META}}),
+            "uri": "file:///notes/my%20todo.md", "mimeType": "text/markdown",
+            "text": "Notes for my todo", "_meta": META}}),
         _msg("assistant", CONFIG["prompts"][2]["messages"][1]["content"]),
         # (no mimeType in the config: the generic one for text is put in)
         _msg("user", {"type": "resource", "resource": {"uri": "file:///plain.txt", "text": "plain",
                                                        "mimeType": "text/plain"}})]},
     "d_link": {"messages": [_msg("user", dict(CONFIG["prompts"][3]["messages"][0]["content"],
-                                              uri="https://example.com/api"))]},
+                                              uri="https://example.com/api/caf%C3%A9%20#1"))]},
     "e_render_str": {"description": "render() returns a str", "messages": [
         _msg("user", {"type": "text", "text": "Hello, Ada!"})]},
     "f_render_list": {"messages": [
@@ -576,7 +576,7 @@ def test_version_shaping(rev):
         texts = [b.get("text", "") for _, b in blocks if b.get("type") == "text"]
         # converted to text that still carries the information
         assert sum(t.startswith("[audio audio/wav, base64] " + WAV) for t in texts) == 3, texts
-        assert any(t.startswith("[resource link] Docs (docs) <https://example.com/api>") and
+        assert any(t.startswith("[resource link] Docs (docs) <https://example.com/api/caf%C3%A9%20#1>") and
                    "(text/html)" in t and "2048 bytes" in t and "The docs page" in t
                    for t in texts), texts
         assert any(t.startswith("[resource link] x <file:///x.txt>") for t in texts), texts

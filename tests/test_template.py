@@ -57,14 +57,14 @@ def test_doubled_braces_are_served_single_with_or_without_placeholders():
         {"name": "a", "messages": [{"role": "user", "text": 'JSON: {{"k": 1}}'}]},
         {"name": "b", "arguments": [{"name": "x"}], "messages": [{"role": "user", "text": 'JSON: {{"k": {x}}}'}]},
         {"name": "c", "messages": [{"role": "user", "content": {
-            "type": "resource", "resource": {"uri": "u:{{a}}", "text": "{{t}}"}}}]},
+            "type": "resource", "resource": {"uri": "u:a", "text": "{{t}}"}}}]},
         {"name": "d", "messages": [{"role": "user", "content": {"type": "text", "text": "{{}}"}}]},
     ]})
     wire.initialize()
     content = lambda name, args=None: wire.get(name, args)["result"]["messages"][0]["content"]  # noqa: E731
     assert content("a")["text"] == 'JSON: {"k": 1}'
     assert content("b", {"x": "2"})["text"] == 'JSON: {"k": 2}'
-    assert content("c")["resource"] == {"uri": "u:{a}", "text": "{t}", "mimeType": "text/plain"}
+    assert content("c")["resource"] == {"uri": "u:a", "text": "{t}", "mimeType": "text/plain"}
     assert content("d")["text"] == "{}"
 
 

@@ -10,8 +10,8 @@ raw to an older client.
 
 from .errors import ConfigError
 from .jsonrpc import encode
-from .template import Template, parse_template
-from .validate import Check, describe, is_list, join, shown
+from .template import Template, UriTemplate, parse_template, uri_problem
+from .validate import ALNUM, LETTERS, Check, describe, is_list, join, shown
 
 __all__ = ["ROLES", "content_from_wire", "message_from_wire", "messages_from_render",
            "shape_content", "needs_shaping", "as_text", "check_meta", "check_icons"]
@@ -28,11 +28,9 @@ _BLOCK_KEYS = {
 }
 _RESOURCE_KEYS = ("uri", "mimeType", "text", "blob", "_meta")
 
-_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-_ALNUM = _LETTERS | frozenset("0123456789")
 # type "/" subtype, RFC 6838 restricted-name characters, parameters allowed after ";"
-_MIME_CHARS = _ALNUM | frozenset("!#$&^_.+-")
-_B64_ALPHABET = _ALNUM | frozenset("+/")
+_MIME_CHARS = ALNUM | frozenset("!#$&^_.+-")
+_B64_ALPHABET = ALNUM | frozenset("+/")
 
 
 # --- field checks ----------------------------------------------------------------------
@@ -55,8 +53,8 @@ def check_meta(check, obj, path):
             check.fail(join(path, "_meta"), "%s is not a valid _meta key: %s" % (shown(key), problem))
 
 
-_LABEL_CHARS = _ALNUM | {"-"}
-_NAME_CHARS = _ALNUM | {"-", "_", "."}
+_LABEL_CHARS = ALNUM | {"-"}
+_NAME_CHARS = ALNUM | {"-", "_", "."}
 
 
 def meta_key_problem(key):
@@ -68,11 +66,11 @@ def meta_key_problem(key):
     prefix, slash, name = key.rpartition("/")
     if slash:
         for label in prefix.split("."):
-            if not (label[:1] in _LETTERS and label[-1:] in _ALNUM and _LABEL_CHARS.issuperset(label)):
+            if not (label[:1] in LETTERS and label[-1:] in ALNUM and _LABEL_CHARS.issuperset(label)):
                 return ("its prefix must be labels separated by dots, each beginning with a letter "
                         "and ending with a letter or digit, only letters, digits and '-' between, "
                         "then '/' (like com.example/)")
-    if name and not (name[0] in _ALNUM and name[-1] in _ALNUM and _NAME_CHARS.issuperset(name)):
+    if name and not (name[0] in ALNUM and name[-1] in ALNUM and _NAME_CHARS.issuperset(name)):
         return ("its name (after any prefix and '/') must begin and end with a letter or "
                 "digit, only letters, digits, '-', '_' and '.' between")
     return ""
@@ -95,6 +93,15 @@ def _check_base64(check, value, path):
     body = value.rstrip("=")
     if len(value) % 4 or len(value) - len(body) > 2 or not _B64_ALPHABET.issuperset(body):
         check.fail(path, "expected base64 data")
+
+
+def _uri_failed(check, value, path, parts):
+    """Record why uri ``value`` (parsed into ``parts``, see ``template.uri_problem``) is
+    not an absolute URI; True if it is not."""
+    problem = uri_problem(parts)
+    if problem:
+        check.fail(path, "expected an absolute URI, got %s: %s" % (shown(value), problem))
+    return bool(problem)
 
 
 def _check_annotations(check, value, path):
@@ -127,7 +134,9 @@ def check_icons(check, obj, path):
         if icon is None:
             continue
         check.keys(icon, ipath, ("src", "mimeType", "sizes", "theme"))
-        check.field(icon, "src", ipath, "string", required=True)
+        src = check.field(icon, "src", ipath, "string", required=True)
+        if src is not None:
+            _uri_failed(check, src, ipath + ".src", [src])
         check.field(icon, "mimeType", ipath, "string")
         sizes = check.strings(icon, "sizes", ipath)
         if sizes is not None and sizes is not icon["sizes"]:  # (a tuple: sent as a list)
@@ -151,14 +160,23 @@ class _Fields:
         self.templated = templated
         self.fixes = []
 
-    def template(self, value, path, key, sub=None):
-        if self.templated is None:
-            return
-        try:
-            tpl = parse_template(value)
-        except ValueError as exc:
-            self.check.fail(path, str(exc))
-            return
+    def template(self, value, path, key, sub=None, uri=False):
+        """Parse field ``value`` as a template (a uri: held to URI syntax, see
+        ``template.uri_problem``; one of a ``render`` result, as it is)."""
+        tpl = value
+        if self.templated is not None:
+            try:
+                tpl = parse_template(value)
+            except ValueError as exc:
+                self.check.fail(path, str(exc))
+                return
+        if uri:
+            # prompts "Embedded Resources" (every revision): MUST include a valid resource
+            # URI; the schema gives a resource link's uri format "uri" too
+            if _uri_failed(self.check, value, path, tpl.parts if isinstance(tpl, Template) else [tpl]):
+                return
+            if isinstance(tpl, Template):
+                tpl = UriTemplate(tpl.parts)
         if isinstance(tpl, Template):
             self.templated.append((key, sub, tpl))
         elif tpl != value:
@@ -207,7 +225,7 @@ def _resource(check, block, path, fields):
     check.keys(res, rpath, _RESOURCE_KEYS)
     uri = check.field(res, "uri", rpath, "string", required=True)
     if uri is not None:
-        fields.template(uri, rpath + ".uri", "resource", "uri")
+        fields.template(uri, rpath + ".uri", "resource", "uri", uri=True)
     _check_mime(check, res, rpath, False)  # (absent: a default is put in, see below)
     check_meta(check, res, rpath)
     if ("text" in res) == ("blob" in res):
@@ -225,7 +243,7 @@ def _resource(check, block, path, fields):
 def _resource_link(check, block, path, fields):
     uri = check.field(block, "uri", path, "string", required=True)
     if uri is not None:
-        fields.template(uri, path + ".uri", "uri")
+        fields.template(uri, path + ".uri", "uri", uri=True)
     check.field(block, "name", path, "string", required=True)
     for key in ("title", "description", "mimeType"):
         check.field(block, key, path, "string")

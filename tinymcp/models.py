@@ -249,12 +249,13 @@ def fill_of(prompt):
     """``(placeholders, fixed)`` of ``prompt``'s templates: rendered, their texts hold at
     most ``fixed + placeholders * n`` characters when each argument value holds at most
     n (``fixed``: their literal characters plus the placeholders times the longest
-    default); ``(0, 0)`` for a ``render`` callable's prompt."""
+    default; a placeholder counted as many times as a value's character can grow in
+    it, ``Template.growth``); ``(0, 0)`` for a ``render`` callable's prompt."""
     placeholders = literal = 0
     for _, templated in prompt.messages or ():
         for _, _, tpl in templated:
             parts = tpl.parts
-            placeholders += len(parts) // 2
+            placeholders += len(parts) // 2 * tpl.growth
             literal += sum(map(len, parts[0::2]))
     defaults = prompt.defaults
     longest = max(map(len, defaults.values())) if defaults else 0

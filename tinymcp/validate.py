@@ -6,7 +6,11 @@ messages are short fragments (``expected a string, got the number 3``) pinned in
 """
 
 __all__ = ["Check", "describe", "shown", "join", "surrogate_at", "is_list", "close_match",
-           "line_column"]
+           "line_column", "LETTERS", "ALNUM"]
+
+#: ASCII letters, and letters and digits: what names, MIME types and URIs are made of
+LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+ALNUM = LETTERS | frozenset("0123456789")
 
 
 def shown(value):
