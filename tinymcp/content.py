@@ -161,8 +161,8 @@ class _Fields:
         self.fixes = []
 
     def template(self, value, path, key, sub=None, uri=False):
-        """Parse field ``value`` as a template (a uri: held to URI syntax, see
-        ``template.uri_problem``; one of a ``render`` result, as it is)."""
+        """Parse field ``value`` as a template (a ``render`` result's is final: never
+        parsed); a ``uri`` is held to URI syntax too (``template.uri_problem``)."""
         tpl = value
         if self.templated is not None:
             try:
