@@ -309,30 +309,70 @@ def test_a_line_with_too_many_values_is_refused_in_the_same_python_steps_at_any_
         _python_steps(read_line, small, limits, False) + 50
 
 
-@pytest.mark.parametrize("line, rid", [
-    (b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 201, 7),
-    (b' {"jsonrpc":"2.0","id":"a","params":' + b'{"a":' * 200 + b"1" + b"}" * 200 + b',"method":"x"}', "a"),
-    (b'{"jsonrpc":"2.0","method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 200 + b',"id":7}', None),
-    (b'{"jsonrpc":"2.0","method":"ping","params":' + b'{"a":' * 200 + b"1" + b"}" * 200 + b',"id":7,"id":8}', None),
-], ids=["id-first", "id-before-params", "id-last", "ids-last"])
-def test_a_deep_line_with_too_many_tokens_to_flatten_echoes_an_id_written_before_params(line, rid, monkeypatch):
-    # (its members before the first nested value are read: where clients write the id)
+_DEEP = b'{"a":' * 200 + b"1" + b"}" * 200
+
+
+@pytest.mark.parametrize("line", [
+    b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + _DEEP + b"}",
+    b' {"jsonrpc":"2.0","id":"a","params":' + _DEEP + b',"method":"x"}',
+    b'{"method":"ping","params":' + _DEEP + b',"jsonrpc":"2.0","id":7}',  # (the TypeScript SDK's order)
+    b'{"jsonrpc":"2.0","method":"ping","params":' + _DEEP + b',"id":7,"id":8}',
+    b'{"method":"ping","params":' + _DEEP + b', "x" : "a\\\\", "y":"}]\\"{[", "jsonrpc":"2.0","id":"q\\"}"} ',
+    b'{"x":' + _DEEP + b',"method":"ping","params":' + _DEEP + b',"id":-3}',
+    b'{"jsonrpc":"2.0","id":5,"result":' + _DEEP + b"}",  # (responses and notifications:
+    b'{"jsonrpc":"2.0","method":"notifications/x","params":' + _DEEP + b"}",  # never answered)
+    b'{"params":' + _DEEP + b',"jsonrpc":"2.0","method":"notifications/x"}',
+], ids=["id-first", "id-before-params", "id-last", "ids-last", "strings-after", "two-nested", "response",
+        "notification", "notification-method-last"])
+def test_a_deep_line_with_too_many_tokens_to_flatten_is_answered_as_its_flattened_top_level_is(line,
+                                                                                                monkeypatch):
+    # (its members before its first nested value and after its last are read: where
+    # clients write the id, before params or after it)
+    from tinymcp import jsonrpc
+    flattened = Wire(limited_config()).raw(line + b"\n")
+    monkeypatch.setattr(jsonrpc, "MAX_FLATTEN_TOKENS", 100)
+    assert jsonrpc.read_line(line, Limits(), False).flat is not None
+    assert Wire(limited_config()).raw(line + b"\n") == flattened
+    assert [reply["error"]["code"] for reply in flattened] == (
+        [] if b"result" in line or b"notifications/" in line else [-32600])
+
+
+def test_a_deep_line_read_at_one_end_only_is_answered_with_id_null_unless_that_end_holds_the_id(monkeypatch):
+    # (a notification is only concluded from both ends: the id may be in the end not read)
     from tinymcp import jsonrpc
     monkeypatch.setattr(jsonrpc, "MAX_FLATTEN_TOKENS", 100)
-    wire = Wire(limited_config())
-    reply = wire.raw(line + b"\n")[0]
-    assert reply["id"] == rid and reply["error"]["code"] == -32600
+    many = b",".join(b'"k%d":0' % i for i in range(100))  # (more than HEAD_TOKENS strings)
+    for line, rid in ((b'{"method":"ping",' + many + b',"params":' + _DEEP + b',"id":7}', 7),
+                      (b'{"method":"notifications/x",' + many + b',"params":' + _DEEP + b"}", None),
+                      (b'{"id":7,"method":"ping","params":' + _DEEP + b"," + many + b"}", 7)):
+        replies = Wire(limited_config()).raw(line + b"\n")
+        assert [(r["id"], r["error"]["code"]) for r in replies] == [(rid, -32600)]
 
 
-def test_a_line_over_max_line_values_with_too_many_strings_to_flatten_echoes_its_id():
-    # (50,001 empty strings and their keys: past the strings the flattening walks)
+@pytest.mark.parametrize("order", ["python", "typescript"])
+def test_a_line_over_max_line_values_with_too_many_strings_to_flatten_echoes_its_id(order):
+    # (50,001 empty strings and their keys: past the strings the flattening walks; the id
+    # written before params, or after it as the TypeScript SDK writes a request)
     arguments = b",".join(b'"k%d":""' % i for i in range(50001))
-    line = b'{"jsonrpc":"2.0","id":7,"method":"prompts/get","params":{"name":"p","arguments":{' + arguments + b"}}}"
+    params = b'"params":{"name":"p","arguments":{' + arguments + b"}}"
+    line = (b'{"jsonrpc":"2.0","id":7,"method":"prompts/get",' + params + b"}" if order == "python"
+            else b'{"method":"prompts/get",' + params + b',"jsonrpc":"2.0","id":7}')
     wire = Wire(limited_config())
     wire.initialize()
     reply = wire.raw(line + b"\n")[0]
     assert reply == {"jsonrpc": "2.0", "id": 7, "error": {"code": -32600, "message": (
         "Invalid Request: more than 100000 values and keys in one message (max_line_values)")}}
+
+
+def test_a_notification_over_max_line_values_with_too_many_strings_to_flatten_is_not_answered():
+    # (found by the 2025-03-26 audit: it was answered with id null; JSON-RPC 2.0 section 4.1)
+    strings = b",".join([b'"a"'] * 100001)
+    wire = Wire(limited_config())
+    wire.initialize()
+    for line in (b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"zz","_meta":{"x":['
+                 + strings + b"]}}}", b'{"jsonrpc":"2.0","result":{"x":[' + strings + b']},"id":"resp"}'):
+        assert wire.raw(line + b"\n") == []
+    assert wire.request("ping")["result"] == {}
 
 
 @pytest.mark.parametrize("line, depth", [

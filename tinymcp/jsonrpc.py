@@ -292,8 +292,9 @@ _NOT_BEFORE_VALUES = bytes(range(256)).translate(None, b",:[{")
 #: each: past it, the answer has id null (a request nesting 40,000 one-key objects holds
 #: ~80,000; what the walk costs is held to ~0.05 s)
 MAX_FLATTEN_TOKENS = 100000
-#: tokens read from the start of a refused line too large to flatten, for the top-level
-#: members before its first nested value (where clients write the id: see ``_head``)
+#: tokens read from each end of a refused line too large to flatten, for the top-level
+#: members before its first nested value and after its last (where clients write the
+#: id: see ``_ends``)
 HEAD_TOKENS = 64
 #: passes that take the innermost pairs off go on while each takes off at least this
 #: share of what is left (a pass costs ~2 ns a byte); then the runs are summed at C speed
@@ -511,23 +512,75 @@ def _top_level(line, outside, limit):
     """The top level of a line that holds more than ``limit`` values (``outside``: the
     line without its strings, or None), decoded from the flattened line; when that
     cannot be read at a bounded cost, its members before the first nested value
-    (``_head``), or None."""
+    and after its last (``_ends``), or None."""
     if outside is None:
         outside = _strings_cut(line, MAX_FLATTEN_TOKENS)
         if outside is None:
-            return _head(line)
+            return _ends(line)
     flat = _flattened(line, outside.translate(None, _NOT_BRACKETS))
-    return decode(flat) if flat and not too_many_values(flat, limit) else _head(line)
+    return decode(flat) if flat and not too_many_values(flat, limit) else _ends(line)
+
+
+def _ends(line):
+    """The top-level members of a refused line too large to flatten that come before its
+    first nested value and after its last, read in at most ``HEAD_TOKENS`` tokens from
+    each end, as one object (``{"method":"m","params":null,"jsonrpc":"2.0","id":7}``):
+    where clients write the id, before ``params`` (the Python SDK) or after it (the
+    TypeScript SDK's ``{...request, jsonrpc, id}``), so it can still be echoed. Where one
+    end cannot be read so, only a found id is kept (else None: the line is answered with
+    id null, never taken for a notification, as the id may be in the unread end)."""
+    head, tail = _head(line), _tail(line)
+    if head is None or tail is None:
+        found = head if tail is None else tail
+        return found if found is not None and "id" in found else None
+    head.update(tail)
+    return head
+
+
+def _tail(line):
+    """The members of the object ``line`` after its last nested value, as an object
+    (``{"jsonrpc":"2.0","id":7}``), read backwards over at most ``HEAD_TOKENS`` strings;
+    ``{}`` when none follow it; None for anything else."""
+    end = len(line.rstrip(b" \t\r\n")) - 1
+    if end < 1 or line[end] != 0x7D:  # '}'
+        return None
+    at = end
+    bracket = max(line.rfind(b"}", 0, at), line.rfind(b"]", 0, at))
+    for _ in range(HEAD_TOKENS):
+        quote_at = line.rfind(b'"', 0, at)
+        if bracket > quote_at:  # (no string after it: a nested value's end)
+            members = line[bracket + 1:end].strip(b" \t\r\n")
+            if not members:
+                return {}
+            if members[:1] != b",":
+                return None
+            try:
+                value = decode(b"{" + members[1:] + b"}")
+            except ParseError:
+                return None
+            return value if type(value) is dict else None
+        if quote_at < 0:
+            return None
+        at = quote_at
+        while True:  # (back to the quote that opens this string: one no odd run of '\\' escapes)
+            at = line.rfind(b'"', 0, at)
+            if at < 0:
+                return None
+            before = at
+            while before and line[before - 1] == 0x5C:
+                before -= 1
+            if (at - before) % 2 == 0:
+                break
+        if bracket > at:  # (that bracket was within the string)
+            bracket = max(line.rfind(b"}", 0, at), line.rfind(b"]", 0, at))
+    return None
 
 
 def _head(line):
     """The members of the object ``line`` that come before its first nested value, as an
     object with that value null and the rest left out (``{"jsonrpc":"2.0","id":7,
-    "method":"m","params":null}``), read in at most ``HEAD_TOKENS`` tokens: so the id of a
-    refused line too large to flatten can still be echoed where clients write it, before
-    ``params`` (one given again later is not seen). None for anything else, and where
-    those members hold no id (one may follow: the line is answered with id null, never
-    taken for a notification)."""
+    "method":"m","params":null}``), read in at most ``HEAD_TOKENS`` tokens; None for
+    anything else."""
     from itertools import islice
     tokens = _tokens(line)
     first = next(tokens, None)
@@ -543,7 +596,7 @@ def _head(line):
             value = decode(line[:match.start()] + b"null}")
         except ParseError:
             return None
-        return value if type(value) is dict and "id" in value else None
+        return value if type(value) is dict else None
     return None
 
 
@@ -587,7 +640,7 @@ def read_line(line, limits, batches):
     flat = flatten_if_deeper(line, max_depth, outside)
     if flat is None:
         return decode(line)
-    msg = decode(flat) if flat else _head(line)  # (b"": too many tokens to flatten)
+    msg = decode(flat) if flat else _ends(line)  # (b"": too many tokens to flatten)
     if type(msg) is not list or not batches:
         return _too_deep(msg, max_depth)
     items = []
