@@ -349,6 +349,25 @@ def test_a_deep_line_read_at_one_end_only_is_answered_with_id_null_unless_that_e
         assert [(r["id"], r["error"]["code"]) for r in replies] == [(rid, -32600)]
 
 
+@pytest.mark.parametrize("tail, rid", [
+    (lambda n: b'"x":"' + b"\\\"" * n + b'","id":7', 7),  # escaped quotes: past the walk's bound
+    (lambda n: b'"x":"' + b"\\" * (2 * n) + b'\\"","id":7', 7),  # a quote after a long run of backslashes
+    (lambda n: b'"x":"' + b"}" * n + b'","id":7', 7),  # closers within a string
+], ids=["escaped-quotes", "backslashes", "closers"])
+def test_reading_the_end_of_a_refused_line_takes_the_same_python_steps_at_any_size(tail, rid, monkeypatch):
+    from tinymcp import jsonrpc
+    monkeypatch.setattr(jsonrpc, "MAX_FLATTEN_TOKENS", 100)
+    limits = Limits()
+
+    def line(n):
+        return b'{"jsonrpc":"2.0","method":"ping","params":' + _DEEP + b"," + tail(n) + b"}"
+    assert jsonrpc.read_line(line(10), limits, False).flat["id"] == rid
+    # (past the bound on quotes looked at, the id is not read: answered with id null)
+    assert (jsonrpc.read_line(line(1000000), limits, False).flat or {}).get("id") in (rid, None)
+    assert _python_steps(jsonrpc.read_line, line(1000000), limits, False) <= \
+        _python_steps(jsonrpc.read_line, line(1000), limits, False) + 50
+
+
 @pytest.mark.parametrize("order", ["python", "typescript"])
 def test_a_line_over_max_line_values_with_too_many_strings_to_flatten_echoes_its_id(order):
     # (50,001 empty strings and their keys: past the strings the flattening walks; the id
@@ -369,8 +388,8 @@ def test_a_notification_over_max_line_values_with_too_many_strings_to_flatten_is
     strings = b",".join([b'"a"'] * 100001)
     wire = Wire(limited_config())
     wire.initialize()
-    for line in (b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"zz","_meta":{"x":['
-                 + strings + b"]}}}", b'{"jsonrpc":"2.0","result":{"x":[' + strings + b']},"id":"resp"}'):
+    for line in (b'{"jsonrpc":"2.0","method":"notifications/cancelled",'
+                 b'"params":{"requestId":"zz","_meta":{"x":[' + strings + b"]}}}", b'{"jsonrpc":"2.0","result":{"x":[' + strings + b']},"id":"resp"}'):
         assert wire.raw(line + b"\n") == []
     assert wire.request("ping")["result"] == {}
 

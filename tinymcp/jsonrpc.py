@@ -544,9 +544,11 @@ def _tail(line):
     end = len(line.rstrip(b" \t\r\n")) - 1
     if end < 1 or line[end] != 0x7D:  # '}'
         return None
-    at = end
-    bracket = max(line.rfind(b"}", 0, at), line.rfind(b"]", 0, at))
+    at = bracket = end
+    quotes = 4 * HEAD_TOKENS  # (quotes looked at, escaped ones too: the walk stays bounded)
     for _ in range(HEAD_TOKENS):
+        if bracket >= at:  # (not looked for yet, or it was within the string passed)
+            bracket = max(line.rfind(b"}", 0, at), line.rfind(b"]", 0, at))
         quote_at = line.rfind(b'"', 0, at)
         if bracket > quote_at:  # (no string after it: a nested value's end)
             members = line[bracket + 1:end].strip(b" \t\r\n")
@@ -564,16 +566,24 @@ def _tail(line):
         at = quote_at
         while True:  # (back to the quote that opens this string: one no odd run of '\\' escapes)
             at = line.rfind(b'"', 0, at)
-            if at < 0:
+            quotes -= 1
+            if at < 0 or not quotes:
                 return None
-            before = at
-            while before and line[before - 1] == 0x5C:
-                before -= 1
-            if (at - before) % 2 == 0:
+            if _backslashes_before(line, at) % 2 == 0:
                 break
-        if bracket > at:  # (that bracket was within the string)
-            bracket = max(line.rfind(b"}", 0, at), line.rfind(b"]", 0, at))
     return None
+
+
+def _backslashes_before(line, at):
+    """How many '\\' come right before ``line[at]``, counted at C speed (a window that
+    grows fourfold while the run fills it)."""
+    width = 16
+    while True:
+        start = max(0, at - width)
+        run = at - start - len(line[start:at].rstrip(b"\\"))
+        if run < at - start or not start:
+            return run
+        width *= 4
 
 
 def _head(line):
