@@ -248,7 +248,8 @@ def test_a_render_result_with_a_bad_uri_fails_naming_it():
 
 
 def test_a_value_that_grows_in_a_uri_past_max_render_bytes_is_refused_before_it_is_made(monkeypatch):
-    from tinymcp.template import Template, UriTemplate
+    from tinymcp.template import Template
+    from tinymcp.uri import UriTemplate
     block = {"type": "resource_link", "uri": "u:{a}", "name": "n"}
     wire = Wire({"limits": {"max_render_bytes": 1000}, "prompts": [
         {"name": "p", "arguments": [{"name": "a"}], "messages": [{"role": "user", "content": block}]}]})

@@ -10,7 +10,7 @@ from conftest import PACKAGE, PACKAGE_DIR, server_env
 
 #: The package under test: the repo's tinymcp/, or a vendored copy (see conftest).
 PKG = PACKAGE_DIR
-CORE = ["errors", "revisions", "validate", "jsonrpc", "template", "content", "models", "limits", "inbox",
+CORE = ["errors", "revisions", "validate", "jsonrpc", "template", "uri", "content", "models", "limits", "inbox",
         "prompts", "config", "call", "state", "methods", "outbox", "server", "session", "defaults",
         "yamlish", "promptfiles", "jsonfile"]
 TRANSPORTS = ["loop", "pump", "workers", "stdio", "unix", "bridge", "reload", "promptdirs", "preview", "cli",
@@ -132,3 +132,18 @@ def test_import_is_cheap_and_quiet():
             or PACKAGE.startswith(m + ".")}  # (a vendored copy's parent packages too)
     assert not ours & {PACKAGE + ".stdio", PACKAGE + ".cli"}
     assert loaded - ours <= IMPORT_MAY_LOAD
+
+
+def test_the_uri_module_is_loaded_by_the_first_uri_field_and_not_before():
+    code = ("import sys; from %s import load_config\n"
+            "def loaded(): return '%s.uri' in sys.modules\n"
+            "print(loaded())\n"
+            "load_config({'prompts': [{'name': 'a', 'messages': [{'role': 'user', 'text': 'hi {x}'}],"
+            " 'arguments': [{'name': 'x'}]}]})\n"
+            "print(loaded())\n"
+            "load_config({'prompts': [{'name': 'b', 'messages': [{'role': 'user', 'content':"
+            " {'type': 'resource_link', 'name': 'n', 'uri': 'file:///x'}}]}]})\n"
+            "print(loaded())\n" % (PACKAGE, PACKAGE))
+    out = subprocess.run([sys.executable, "-S", "-c", code], env=server_env(), capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["False", "False", "True"]

@@ -10,7 +10,7 @@ raw to an older client.
 
 from .errors import ConfigError
 from .jsonrpc import encode
-from .template import Template, UriTemplate, parse_template, uri_problem
+from .template import Template, parse_template
 from .validate import ALNUM, LETTERS, Check, describe, is_list, join, shown
 
 __all__ = ["ROLES", "content_from_wire", "message_from_wire", "messages_from_render",
@@ -95,10 +95,21 @@ def _check_base64(check, value, path):
         check.fail(path, "expected base64 data")
 
 
+_uri_module = None
+
+
+def _uri():
+    """The ``uri`` module, imported by the first uri field met (a config may have none)."""
+    global _uri_module
+    if _uri_module is None:
+        from . import uri as _uri_module
+    return _uri_module
+
+
 def _uri_failed(check, value, path, parts):
-    """Record why uri ``value`` (parsed into ``parts``, see ``template.uri_problem``) is
-    not an absolute URI; True if it is not."""
-    problem = uri_problem(parts)
+    """Record why uri ``value`` (parsed into ``parts``, see ``uri.uri_problem``) is not
+    an absolute URI; True if it is not."""
+    problem = _uri().uri_problem(parts)
     if problem:
         check.fail(path, "expected an absolute URI, got %s: %s" % (shown(value), problem))
     return bool(problem)
@@ -162,7 +173,7 @@ class _Fields:
 
     def template(self, value, path, key, sub=None, uri=False):
         """Parse field ``value`` as a template (a ``render`` result's is final: never
-        parsed); a ``uri`` is held to URI syntax too (``template.uri_problem``)."""
+        parsed); a ``uri`` is held to URI syntax too (``uri.uri_problem``)."""
         tpl = value
         if self.templated is not None:
             try:
@@ -176,7 +187,7 @@ class _Fields:
             if _uri_failed(self.check, value, path, tpl.parts if isinstance(tpl, Template) else [tpl]):
                 return
             if isinstance(tpl, Template):
-                tpl = UriTemplate(tpl.parts)
+                tpl = _uri().UriTemplate(tpl.parts)
         if isinstance(tpl, Template):
             self.templated.append((key, sub, tpl))
         elif tpl != value:
