@@ -134,16 +134,20 @@ def test_import_is_cheap_and_quiet():
     assert loaded - ours <= IMPORT_MAY_LOAD
 
 
-def test_the_uri_module_is_loaded_by_the_first_uri_field_and_not_before():
+def test_content_blocks_and_uris_are_loaded_by_the_first_prompt_that_has_them_and_not_before():
+    # (start-up cost: a config of plain text prompts is served without either module)
     code = ("import sys; from %s import load_config\n"
-            "def loaded(): return '%s.uri' in sys.modules\n"
+            "def loaded(): return [m in sys.modules for m in ('%s.content', '%s.uri')]\n"
             "print(loaded())\n"
             "load_config({'prompts': [{'name': 'a', 'messages': [{'role': 'user', 'text': 'hi {x}'}],"
             " 'arguments': [{'name': 'x'}]}]})\n"
             "print(loaded())\n"
             "load_config({'prompts': [{'name': 'b', 'messages': [{'role': 'user', 'content':"
+            " {'type': 'text', 'text': 'hi'}}]}]})\n"
+            "print(loaded())\n"
+            "load_config({'prompts': [{'name': 'c', 'messages': [{'role': 'user', 'content':"
             " {'type': 'resource_link', 'name': 'n', 'uri': 'file:///x'}}]}]})\n"
-            "print(loaded())\n" % (PACKAGE, PACKAGE))
+            "print(loaded())\n" % (PACKAGE, PACKAGE, PACKAGE))
     out = subprocess.run([sys.executable, "-S", "-c", code], env=server_env(), capture_output=True,
                          text=True, check=True)
-    assert out.stdout.split() == ["False", "False", "True"]
+    assert out.stdout.splitlines() == ["[False, False]", "[False, False]", "[True, False]", "[True, True]"]

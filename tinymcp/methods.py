@@ -12,10 +12,10 @@ revision, it asks of ``call.revision`` (``revisions``).
 from .call import Deferred
 from .errors import InvalidParams, clip
 from .jsonrpc import Encoded, dumps, escaped_size, notification, quote
+from .models import content_module
 from .prompts import (argument_values, capped, check_arguments, completion, filled, render,
                       render_too_big, rendered_size, templates)
 from .revisions import STATELESS_VERSIONS, handshake
-from .content import needs_shaping, shape_content
 from .state import META_SERVER_INFO, META_SUBSCRIPTION
 
 __all__ = ["Method", "REGISTRY", "server_info", "stateless_result"]
@@ -206,8 +206,9 @@ def _get_result(call, prompt, messages, limits):
 def _shaped(rev, prompt, messages):
     """The ``prompts/get`` result of ``messages`` as revision ``rev`` defines it."""
     if not rev.content_as_is:
-        messages = [m if not needs_shaping(m["content"]) else
-                    {"role": m["role"], "content": shape_content(m["content"], rev)}
+        blocks = content_module()
+        messages = [m if not blocks.needs_shaping(m["content"]) else
+                    {"role": m["role"], "content": blocks.shape_content(m["content"], rev)}
                     for m in messages]
     result = {"messages": messages}
     if prompt.description is not None:

@@ -9,15 +9,28 @@ the two on generated prompts and configs). Models compare equal when they serve 
 thing, which is how a reload tells whether the prompts changed.
 """
 
-from .content import check_icons, check_meta, message_from_wire
 from .jsonrpc import encode
 from .template import Template, names_within, parse_template
 from .validate import surrogate_at
 
-__all__ = ["Prompt", "PromptArgument", "plain_prompt", "build_plain", "listings", "fill_of"]
+__all__ = ["Prompt", "PromptArgument", "plain_prompt", "build_plain", "listings", "fill_of",
+           "content_module"]
 
 _EMPTY_TUPLE = ()
 _EMPTY_DICT = {}  # shared: never written to (Prompt._defaults when no argument has one)
+
+
+_content = None
+
+
+def content_module():
+    """The ``content`` module, imported when first needed: by a prompt not of the common
+    shape (``from_wire``), a ``render`` callable's result, a get under a revision that
+    reshapes content. A config of plain text prompts is served without it."""
+    global _content
+    if _content is None:
+        from . import content as _content
+    return _content
 
 
 def _identity(check, obj, path):
@@ -178,8 +191,9 @@ class Prompt:
         before = len(check.problems)
         check.keys(p, path, cls.KEYS)
         name, title, description = _identity(check, p, path)
-        check_meta(check, p, path)
-        icons = check_icons(check, p, path)
+        blocks = content_module()
+        blocks.check_meta(check, p, path)
+        icons = blocks.check_icons(check, p, path)
         arguments = []
         seen = set()
         for i, raw in enumerate(check.field(p, "arguments", path, "list") or ()):
@@ -230,6 +244,7 @@ def _messages(check, p, path, declared):
     if not raw_msgs:
         check.fail(path + ".messages", "expected at least one message")
     messages = []
+    message_from_wire = content_module().message_from_wire
     for i, raw in enumerate(raw_msgs):
         mpath = "%s.messages[%d]" % (path, i)
         templated = []

@@ -4,10 +4,9 @@ Sans-I/O, and no protocol framing: the method handlers (``methods``) call these 
 validated values and shape what they return for the client's revision.
 """
 
-from .content import messages_from_render
 from .errors import CallbackFailed, ConfigError, InvalidParams, clip
 from .jsonrpc import escaped_size
-from .models import build_plain, fill_of, listings
+from .models import build_plain, content_module, fill_of, listings
 from .validate import describe
 
 __all__ = ["PromptSet", "EncodedCache", "encode_cursor", "decode_cursor", "check_arguments", "render",
@@ -344,7 +343,7 @@ def _rendered(prompt, values):
     except BaseException as exc:
         raise CallbackFailed("render callable of prompt %r failed" % prompt.name) from exc
     try:
-        return messages_from_render(result)
+        return content_module().messages_from_render(result)
     except ConfigError as exc:
         raise CallbackFailed("render callable of prompt %r returned an invalid result: %s" % (
             prompt.name, "; ".join("%s: %s" % problem for problem in exc.problems))) from exc
