@@ -268,7 +268,7 @@ def _long_digits(text):
     blocks = map(text.__getitem__, map(slice, range(0, end, size), range(size, end + size, size)))
     if not any(map(str.isdigit, blocks)):
         return False
-    import re  # (only for a text with a run of 151 digits at least)
+    import re  # (only for a text holding a run of 150 digits)
     return re.search(r"(?<![0-9])[0-9]{%d}" % (MAX_INT_DIGITS + 1), text) is not None
 
 
