@@ -104,11 +104,7 @@ def test_only_stdlib_and_relative_imports(module):
     stdlib = getattr(sys, "stdlib_module_names", None)
     if stdlib is None:
         pytest.skip("sys.stdlib_module_names needs Python 3.10")
-    assert absolute <= set(stdlib) | {"__future__"} | PYPY_ONLY
-
-
-#: built-in modules of PyPy's standard library (each imported with a fallback elsewhere)
-PYPY_ONLY = {"_pypyjson", "__pypy__"}
+    assert absolute <= set(stdlib) | {"__future__"}
 
 
 def test_version_is_a_literal():
@@ -119,9 +115,8 @@ def test_version_is_a_literal():
 
 
 #: the only modules outside the package that ``import tinymcp`` may load: C modules that load
-#: nothing else (``json`` would bring ``re`` and ``enum``; ``collections`` its five imports),
-#: and PyPy's built-in counterpart of ``_json``
-IMPORT_MAY_LOAD = {"_json", "_collections", "_pypyjson"}
+#: nothing else (``json`` would bring ``re`` and ``enum``; ``collections`` its five imports)
+IMPORT_MAY_LOAD = {"_json", "_collections"}
 
 
 def test_import_is_cheap_and_quiet():

@@ -130,10 +130,7 @@ def _parse_int(digits):
 # loads ``enum``). The work is done by the C accelerator ``_json`` that ``json`` wraps,
 # so we use it directly where it behaves exactly as ``json`` does (checked on a sample
 # when this module loads), and the ``json`` module itself, imported on first need, for
-# everything else: its error messages, and interpreters without the accelerator. PyPy
-# has none, but its ``json`` wraps a built-in module of its own, ``_pypyjson`` (a fast
-# decoder and the string escaper), used directly the same way; its encoder is Python,
-# which ``_py_dumps`` is too (~13 ms of ``import json`` at each PyPy start saved).
+# everything else: its error messages, and interpreters without the accelerator (PyPy).
 
 try:
     from _json import encode_basestring_ascii as _c_ascii
@@ -141,12 +138,6 @@ try:
     from _json import make_scanner as _c_make_scanner
 except ImportError:  # pragma: no cover - PyPy
     _c_ascii = _c_make_encoder = _c_make_scanner = None
-try:
-    from _pypyjson import loads as _pypy_loads
-    from _pypyjson import raw_encode_basestring_ascii as _pypy_ascii
-    from __pypy__.builders import StringBuilder as _Builder
-except ImportError:  # (CPython)
-    _pypy_loads = _pypy_ascii = _Builder = None
 
 _standard = []  # [json.JSONDecoder, json.JSONEncoder, json], made on first need
 
@@ -232,28 +223,13 @@ def loads(text):
         return _json_module()[0].decode(text)  # raises "Extra data"
     # No C scanner (PyPy): its json.loads has a fast decoder of its own, which hooks turn
     # off; so the checking decoder only for text that could hold what it refuses.
+    json = _json_module()[2]
     if "NaN" not in text and "Infinity" not in text and not _long_digits(text):
         try:
-            return _fast_loads(text)
+            return json.loads(text)
         except ValueError:
             pass  # (its messages differ: the checking decoder's are the ones we give)
     return _json_module()[0].decode(text)
-
-
-def _make_fast_loads(fast=_pypy_loads):
-    """PyPy's fast decoder (``json.loads`` without hooks calls it, after a check for a byte
-    order mark that ``loads`` leaves to the checking decoder), or ``json.loads`` where it
-    is missing or does not read the sample as ``json`` would."""
-    if fast is not None:
-        try:
-            if fast(_SAMPLE_TEXT, ValueError) == _SAMPLE:
-                return lambda text: fast(text, ValueError)
-        except Exception:
-            pass
-    return lambda text: _json_module()[2].loads(text)
-
-
-_fast_loads = _make_fast_loads()
 
 
 def _long_digits(text):
@@ -268,7 +244,7 @@ def _long_digits(text):
     blocks = map(text.__getitem__, map(slice, range(0, end, size), range(size, end + size, size)))
     if not any(map(str.isdigit, blocks)):
         return False
-    import re  # (only for a text holding a run of 150 digits)
+    import re  # (loaded by json already)
     return re.search(r"(?<![0-9])[0-9]{%d}" % (MAX_INT_DIGITS + 1), text) is not None
 
 
@@ -688,8 +664,6 @@ def read_line(line, limits, batches):
 # --- encoding ---------------------------------------------------------------------------
 
 def _py_quote(text):
-    if _pypy_ascii is not None:
-        return '"' + _pypy_ascii(text) + '"'
     from json.encoder import encode_basestring_ascii
     return encode_basestring_ascii(text)
 
@@ -730,76 +704,7 @@ def _make_dumps(make_encoder=_c_make_encoder):
                 return dumps
         except Exception:
             pass
-    if _pypy_ascii is not None:
-        try:
-            if _py_dumps(_SAMPLE) == _SAMPLE_TEXT:
-                return _py_dumps
-        except Exception:
-            pass
     return lambda value: _json_module()[1].encode(value)
-
-
-def _py_dumps(value):
-    """``dumps`` without the C encoder (PyPy): values of the exact types JSON maps onto
-    written by ``_py_write``, anything else (a subclass, a float out of range, a key
-    that is not a string) by the ``json`` module, whose output and errors they are."""
-    if _Builder is not None:  # (PyPy's string builder: what its json module writes with)
-        builder = _Builder()
-        write, build = builder.append, builder.build
-    else:
-        pieces = []
-        write, build = pieces.append, lambda: "".join(pieces)
-    try:
-        _py_write(value, write)
-        return build()
-    except (TypeError, ValueError, RecursionError):  # (TypeError: a value it leaves)
-        pass
-    return _json_module()[1].encode(value)  # (out of the handler: its error is its own)
-
-
-def _py_write(value, write):
-    kind = type(value)
-    if kind is str:
-        write('"')
-        write(_pypy_ascii(value))
-        write('"')
-    elif kind is dict:
-        write("{")
-        first = True
-        for key, item in value.items():
-            if type(key) is not str:
-                raise TypeError
-            if first:
-                first = False
-                write('"')
-            else:
-                write(',"')
-            write(_pypy_ascii(key))
-            write('":')
-            _py_write(item, write)
-        write("}")
-    elif kind is list or kind is tuple:
-        write("[")
-        first = True
-        for item in value:
-            if first:
-                first = False
-            else:
-                write(",")
-            _py_write(item, write)
-        write("]")
-    elif kind is int:
-        write(int.__repr__(value))
-    elif value is None:
-        write("null")
-    elif value is True:
-        write("true")
-    elif value is False:
-        write("false")
-    elif kind is float and value - value == 0.0:  # (not NaN or an infinity)
-        write(float.__repr__(value))
-    else:
-        raise TypeError
 
 
 #: a value's compact, ASCII-only JSON text, without the newline ``encode`` frames a line with
