@@ -1,6 +1,7 @@
 """The package's shape: sans-I/O core, dependency direction, vendorability, import cost."""
 
 import ast
+import importlib
 import subprocess
 import sys
 
@@ -120,18 +121,37 @@ IMPORT_MAY_LOAD = {"_json", "_collections"}
 
 
 def test_import_is_cheap_and_quiet():
-    # -S: no site, so no .pth file of the interpreter's has loaded anything before the import
-    code = ("import sys; before = set(sys.modules); import %s; "
+    # -S: no site, so no .pth file of the interpreter's has loaded anything before the import.
+    # The package itself imports nothing (python3 -m runs __main__ first); its whole API,
+    # loaded by first use, loads the core without the transports.
+    code = ("import sys; before = set(sys.modules); import %s as p; "
+            "print(' '.join(sorted(set(sys.modules) - before)))\n"
+            "api = [getattr(p, name) for name in p.__all__]; "
             "print(' '.join(sorted(set(sys.modules) - before)))" % PACKAGE)
     out = subprocess.run([sys.executable, "-S", "-c", code], env=server_env(), capture_output=True,
                          text=True, check=True)
-    loaded = set(out.stdout.split())
+    bare, api = [set(line.split()) for line in out.stdout.splitlines()]
     assert out.stderr == ""
-    assert PACKAGE in loaded
-    ours = {m for m in loaded if m == PACKAGE or m.startswith(PACKAGE + ".")
-            or PACKAGE.startswith(m + ".")}  # (a vendored copy's parent packages too)
+    parents = {m for m in bare if PACKAGE.startswith(m + ".")}  # (a vendored copy's parents)
+    assert bare == parents | {PACKAGE}
+    ours = {m for m in api if m == PACKAGE or m.startswith(PACKAGE + ".")} | parents
+    assert {PACKAGE + ".server", PACKAGE + ".session", PACKAGE + ".config"} <= ours
     assert not ours & {PACKAGE + ".stdio", PACKAGE + ".cli"}
-    assert loaded - ours <= IMPORT_MAY_LOAD
+    assert api - ours <= IMPORT_MAY_LOAD
+
+
+def test_the_public_api_is_the_modules_own_objects():
+    # (each name of __all__ loads on first use, from the module that defines it)
+    package = importlib.import_module(PACKAGE)
+    for name in package.__all__:
+        value = getattr(package, name)
+        home = getattr(value, "__module__", None)
+        assert home is None or home.startswith(PACKAGE), name
+        assert name in dir(package)
+    assert package.Server is importlib.import_module(PACKAGE + ".server").Server
+    assert package.ConfigError is importlib.import_module(PACKAGE + ".errors").ConfigError
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        package.nothing
 
 
 def test_content_blocks_and_uris_are_loaded_by_the_first_prompt_that_has_them_and_not_before():

@@ -19,14 +19,36 @@ Public API:
 
 __version__ = "0.1.0"
 
-from .call import progress
-from .config import load_config
-from .errors import ConfigError, ProtocolError, TinyMCPError
-from .server import Server, is_path
-from .session import Session
-
 __all__ = ["__version__", "serve", "Server", "Session", "load_config", "load_files", "progress",
            "ConfigError", "ProtocolError", "TinyMCPError"]
+
+#: where each public name that is not defined here lives: imported by its first use
+#: (``tinymcp.Server``, ``from tinymcp import Server``), so that ``python3 -m tinymcp`` runs
+#: its ``__main__`` before the package's modules load (docs/decisions.md, Performance)
+_HOMES = {"progress": "call", "load_config": "config", "ConfigError": "errors",
+          "ProtocolError": "errors", "TinyMCPError": "errors", "Server": "server",
+          "Session": "session"}
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (for type checkers and editors: the names as the modules define them)
+    from .call import progress
+    from .config import load_config
+    from .errors import ConfigError, ProtocolError, TinyMCPError
+    from .server import Server
+    from .session import Session
+
+
+def __getattr__(name):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    value = getattr(__import__(home, globals(), None, (name,), 1), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
 
 
 def load_files(config=None, base=None, prompt_dirs=()):
@@ -51,6 +73,7 @@ def serve(config=None, **options):
     ``page_size``, ``list_changed``, ``limits`` (a dict, see docs/security.md), ``log`` (a
     ``log(level, message, exc=None)`` hook; default stderr).
     """
+    from .server import Server, is_path
     from .stdio import serve_stdio
     if isinstance(config, Server):
         if options:
@@ -70,6 +93,7 @@ def _serve_file(path, options):
     """``serve(path)``: the file read as the command line's ``--config`` reads it."""
     import os
     from .reload import ConfigFile
+    from .server import Server
     from .stdio import serve_stdio
     source = ConfigFile(os.fsdecode(os.fspath(path)))
     options.setdefault("list_changed", True)  # (a change source exists: SIGHUP)

@@ -254,6 +254,7 @@ def main(argv=None, default_config=None, default_name="default config"):
 def _main(opts, default_config, default_name):
     if opts["connect"] is not None:
         from .bridge import bridge
+        _ready_to_serve()  # (it relays for as long as its host runs: collect meanwhile)
         return bridge(opts["connect"])
     loaded = _load(opts, default_config, default_name)
     if type(loaded) is int:
