@@ -97,6 +97,34 @@ def test_duplicates_are_found_exactly_by_either_strategy(scan, monkeypatch):
             assert got == expected
 
 
+def test_the_objects_keys_are_counted_at_any_size_and_depth(monkeypatch):
+    # (PyPy's count: the first objects and arrays without a loop over their values, up to
+    # four of them, then loops; every split of the work gives the same count)
+    rng = random.Random(11)
+
+    def value(depth):
+        kind = rng.randrange(4 if depth else 2)
+        if kind < 2:
+            return rng.choice(["a:b", 3, None, True, 2.5, ""])
+        if kind == 2:
+            return [value(depth - 1) for _ in range(rng.randrange(9))]
+        return {"k%d" % i: value(depth - 1) for i in range(rng.randrange(9))}
+
+    def tally(v):  # (keys, objects and arrays)
+        if not isinstance(v, (dict, list)):
+            return 0, 0
+        inner = [tally(x) for x in (v.values() if isinstance(v, dict) else v)]
+        return (len(v) if isinstance(v, dict) else 0) + sum(k for k, _ in inner), 1 + sum(c for _, c in inner)
+
+    values = [value(5) for _ in range(300)]
+    values.append(list(values))
+    assert tally(values[-1])[1] > 1000  # (past the first 800 in one value)
+    for unlooped in (0, 1, 5, 800):
+        monkeypatch.setattr(jsonfile, "_UNLOOPED", unlooped)
+        assert [jsonfile._keys(v) for v in values] == [tally(v)[0] for v in values]
+    assert [jsonfile._keys(v) for v in ("a:b", 3, None, [], {})] == [0, 0, 0, 0, 0]
+
+
 def _random_json(rng, depth):
     """JSON text with colons in strings and keys, escaped ones, and keys given twice."""
     kind = rng.randrange(4 if depth else 2)

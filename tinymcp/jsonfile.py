@@ -12,9 +12,9 @@ given twice there are no more such pairs than keys in the objects parsed (more o
 a string holds one). The C scanner counts the keys as it makes each object, against
 all the text's colons first (one count; equal when no string holds a colon), then
 against its quote-colon pairs, an escaped quote's left out where that is certain; on PyPy
-(whose fast ``json.loads`` takes no hooks) the parsed value is walked instead, its keys
-and the colons in its strings against all the text's colons. Only a file whose counts
-differ is scanned again, token by token, to name each duplicate and its line.
+(whose fast ``json.loads`` takes no hooks) the parsed value's objects are walked to count
+them instead. Only a file whose counts differ is scanned again, token by token, to name
+each duplicate and its line.
 """
 
 from .errors import ConfigError
@@ -64,22 +64,21 @@ def _parse(text, data):
     scan = hooked_scanner(made)
     if scan is None:
         value = loads(text)
-        # every colon in the text is a key's or in a string, as in the value (unless
-        # \u003a escapes, decoded, add to the value's)
-        return value, _census(value) != text.count(":") or "\\" in text and "\\u003" in text
-    start = 0
-    while text[start:start + 1] in (" ", "\t", "\r", "\n"):
-        start += 1
-    try:
-        value, end = scan(text, start)
-    except Exception:
-        return loads(text), True  # loads says what is wrong (StopIteration: no value)
-    if end != len(text) and text[end:].strip(_BLANK):
-        return loads(text), True  # "Extra data"
+        keys = _keys(value)
+    else:
+        start = 0
+        while text[start:start + 1] in (" ", "\t", "\r", "\n"):
+            start += 1
+        try:
+            value, end = scan(text, start)
+        except Exception:
+            return loads(text), True  # loads says what is wrong (StopIteration: no value)
+        if end != len(text) and text[end:].strip(_BLANK):
+            return loads(text), True  # "Extra data"
+        keys = sum(map(len, objects))
     # Each key is followed by one colon, so the colons in the text are at least the keys
     # in the text, which are at least the keys parsed: when the first equals the last (no
     # colon in any string), no key was given twice, at the cost of one count.
-    keys = sum(map(len, objects))
     return value, data.count(b":") != keys and _quote_colons(data) != keys
 
 
@@ -100,23 +99,48 @@ def _quote_colons(data, step=1 << 16):
     return count
 
 
-def _census(value):
-    """The keys of every object in ``value`` and the colons in all its strings."""
+#: how many objects and arrays ``_keys`` looks into before it takes a loop over each one's
+#: values (a JIT compiles a loop once it has run ~1000 times: PyPy's threshold is 1039)
+_UNLOOPED = 800
+_NONES = [None] * 4
+
+
+def _keys(value):
+    """The keys of every object in ``value``. On PyPy a loop compiled by the JIT costs some
+    ms, more than it saves in a config of a hundred prompts, whose ~600 objects and arrays
+    hold a few values each: the first ``_UNLOOPED`` are taken apart without a loop over
+    their values (up to four: each one looked at), the rest by loops."""
+    if type(value) is not dict and type(value) is not list:
+        return 0
     count, stack = 0, [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str:
-            if ":" in item:
-                count += item.count(":")
-        elif kind is dict:
+    push, pop = stack.append, stack.pop
+    for _ in range(_UNLOOPED):
+        if not stack:
+            return count
+        item = pop()
+        if type(item) is dict:
             count += len(item)
-            for key in item:
-                if ":" in key:
-                    count += key.count(":")
-            stack.extend(item.values())
-        elif kind is list:
-            stack.extend(item)
+            item = list(item.values())
+        if len(item) > 4:
+            stack.extend(v for v in item if type(v) is dict or type(v) is list)
+            continue
+        a, b, c, d = item + _NONES[len(item):]
+        if type(a) is dict or type(a) is list:
+            push(a)
+        if type(b) is dict or type(b) is list:
+            push(b)
+        if type(c) is dict or type(c) is list:
+            push(c)
+        if type(d) is dict or type(d) is list:
+            push(d)
+    while stack:
+        item = pop()
+        if type(item) is dict:
+            count += len(item)
+            item = item.values()
+        for v in item:
+            if type(v) is dict or type(v) is list:
+                push(v)
     return count
 
 
