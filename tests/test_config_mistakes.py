@@ -77,10 +77,12 @@ def test_a_syntax_error_after_a_duplicate_key_is_told_first():
         "c.json:1:16: a comma after the last item, which JSON does not allow: remove it"]
 
 
-@pytest.mark.parametrize("scan", ["c", "counting"])
+@pytest.mark.parametrize("scan", ["c", "counting", "census"])
 def test_duplicates_are_found_exactly_by_either_strategy(scan, monkeypatch):
-    if scan == "counting":
+    if scan != "c":
         monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
+    if scan == "census":  # (as for a large value)
+        monkeypatch.setattr(jsonfile, "_UNLOOPED", 0)
     rng = random.Random(7)
     for _ in range(1000):
         text = _random_json(rng, 3)
@@ -97,9 +99,9 @@ def test_duplicates_are_found_exactly_by_either_strategy(scan, monkeypatch):
             assert got == expected
 
 
-def test_the_objects_keys_are_counted_at_any_size_and_depth(monkeypatch):
-    # (PyPy's count: the first objects and arrays without a loop over their values, up to
-    # four of them, then loops; every split of the work gives the same count)
+def test_a_small_values_keys_are_counted_and_a_large_one_is_left_to_the_census(monkeypatch):
+    # (PyPy's count: objects and arrays of up to four values taken apart without a loop, at
+    # most _UNLOOPED of them, none of more values; past that, None: the census walks it)
     rng = random.Random(11)
 
     def value(depth):
@@ -110,18 +112,21 @@ def test_the_objects_keys_are_counted_at_any_size_and_depth(monkeypatch):
             return [value(depth - 1) for _ in range(rng.randrange(9))]
         return {"k%d" % i: value(depth - 1) for i in range(rng.randrange(9))}
 
-    def tally(v):  # (keys, objects and arrays)
+    def tally(v):  # (keys, objects and arrays, the most values in one)
         if not isinstance(v, (dict, list)):
-            return 0, 0
+            return 0, 0, 0
         inner = [tally(x) for x in (v.values() if isinstance(v, dict) else v)]
-        return (len(v) if isinstance(v, dict) else 0) + sum(k for k, _ in inner), 1 + sum(c for _, c in inner)
+        return ((len(v) if isinstance(v, dict) else 0) + sum(t[0] for t in inner),
+                1 + sum(t[1] for t in inner), max([len(v)] + [t[2] for t in inner]))
 
     values = [value(5) for _ in range(300)]
     values.append(list(values))
-    assert tally(values[-1])[1] > 1000  # (past the first 800 in one value)
-    for unlooped in (0, 1, 5, 800):
+    for unlooped in (0, 1, 5, 30, 800):
         monkeypatch.setattr(jsonfile, "_UNLOOPED", unlooped)
-        assert [jsonfile._keys(v) for v in values] == [tally(v)[0] for v in values]
+        expected = [k if n <= unlooped and most <= max(4, unlooped) else None
+                    for k, n, most in map(tally, values)]
+        assert [jsonfile._keys(v) for v in values] == expected
+        assert None in expected and (unlooped < 800 or len(set(expected)) > 10)
     assert [jsonfile._keys(v) for v in ("a:b", 3, None, [], {})] == [0, 0, 0, 0, 0]
 
 

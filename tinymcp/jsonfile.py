@@ -12,9 +12,10 @@ given twice there are no more such pairs than keys in the objects parsed (more o
 a string holds one). The C scanner counts the keys as it makes each object, against
 all the text's colons first (one count; equal when no string holds a colon), then
 against its quote-colon pairs, an escaped quote's left out where that is certain; on PyPy
-(whose fast ``json.loads`` takes no hooks) the parsed value's objects are walked to count
-them instead. Only a file whose counts differ is scanned again, token by token, to name
-each duplicate and its line.
+(whose fast ``json.loads`` takes no hooks) a small value's objects are walked to count
+them instead, and a large value is walked whole, its keys and the colons in its strings
+against all the text's colons. Only a file whose counts differ is scanned again, token by
+token, to name each duplicate and its line.
 """
 
 from .errors import ConfigError
@@ -65,6 +66,10 @@ def _parse(text, data):
     if scan is None:
         value = loads(text)
         keys = _keys(value)
+        if keys is None:
+            # every colon in the text is a key's or in a string, as in the value (unless
+            # \u003a escapes, decoded, add to the value's)
+            return value, _census(value) != text.count(":") or "\\" in text and "\\u003" in text
     else:
         start = 0
         while text[start:start + 1] in (" ", "\t", "\r", "\n"):
@@ -99,17 +104,18 @@ def _quote_colons(data, step=1 << 16):
     return count
 
 
-#: how many objects and arrays ``_keys`` looks into before it takes a loop over each one's
-#: values (a JIT compiles a loop once it has run ~1000 times: PyPy's threshold is 1039)
+#: how many objects and arrays ``_keys`` takes apart, and how many values one may hold: a
+#: JIT compiles a loop once it has run ~1000 times (PyPy's threshold is 1039)
 _UNLOOPED = 800
 _NONES = [None] * 4
 
 
 def _keys(value):
-    """The keys of every object in ``value``. On PyPy a loop compiled by the JIT costs some
-    ms, more than it saves in a config of a hundred prompts, whose ~600 objects and arrays
-    hold a few values each: the first ``_UNLOOPED`` are taken apart without a loop over
-    their values (up to four: each one looked at), the rest by loops."""
+    """The keys of every object in ``value``; None when it holds more than ``_UNLOOPED``
+    objects and arrays, or one of more values (``_census`` then). On PyPy a loop compiled
+    by the JIT costs some ms, more than it saves in a config of a hundred prompts, whose
+    ~600 objects and arrays hold a few values each: those of up to four are taken apart
+    without a loop over their values (each one looked at)."""
     if type(value) is not dict and type(value) is not list:
         return 0
     count, stack = 0, [value]
@@ -122,7 +128,9 @@ def _keys(value):
             count += len(item)
             item = list(item.values())
         if len(item) > 4:
-            stack.extend(v for v in item if type(v) is dict or type(v) is list)
+            if len(item) > _UNLOOPED:
+                return None
+            stack.extend([v for v in item if type(v) is dict or type(v) is list])
             continue
         a, b, c, d = item + _NONES[len(item):]
         if type(a) is dict or type(a) is list:
@@ -133,14 +141,26 @@ def _keys(value):
             push(c)
         if type(d) is dict or type(d) is list:
             push(d)
+    return None if stack else count
+
+
+def _census(value):
+    """The keys of every object in ``value`` and the colons in all its strings."""
+    count, stack = 0, [value]
     while stack:
-        item = pop()
-        if type(item) is dict:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if ":" in item:
+                count += item.count(":")
+        elif kind is dict:
             count += len(item)
-            item = item.values()
-        for v in item:
-            if type(v) is dict or type(v) is list:
-                push(v)
+            for key in item:
+                if ":" in key:
+                    count += key.count(":")
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
     return count
 
 
