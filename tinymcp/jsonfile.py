@@ -112,10 +112,10 @@ _NONES = [None] * 4
 
 def _keys(value):
     """The keys of every object in ``value``; None when it holds more than ``_UNLOOPED``
-    objects and arrays, or one of more values (``_census`` then). On PyPy a loop compiled
-    by the JIT costs some ms, more than it saves in a config of a hundred prompts, whose
-    ~600 objects and arrays hold a few values each: those of up to four are taken apart
-    without a loop over their values (each one looked at)."""
+    objects and arrays, or one that holds more values than that (``_census`` then). On
+    PyPy a loop compiled by the JIT costs some ms, more than it saves in a config of a
+    hundred prompts, whose ~600 objects and arrays hold a few values each: those of up to
+    four are taken apart without a loop over their values (each one looked at)."""
     if type(value) is not dict and type(value) is not list:
         return 0
     count, stack = 0, [value]
