@@ -29,7 +29,7 @@ Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 verbatim, never expanded again (the config's template rule).
 """
 
-from .validate import line_column
+from .validate import ALNUM, line_column
 from .yamlish import YamlError, load as load_yaml
 
 __all__ = ["PromptFile", "parse", "prompt_name", "MCP_KEYS", "HOST_KEYS"]
@@ -46,7 +46,7 @@ HOST_KEYS = frozenset((
 _ROLES = ("user", "assistant")
 _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_WORD = ALNUM | {"_"}
 
 
 class PromptFile:

@@ -10,7 +10,7 @@ when a config first has such a field: a config without one never loads this modu
 
 from .errors import InvalidParams, clip
 from .template import Template
-from .validate import ALNUM, LETTERS
+from .validate import ALNUM, HEX_DIGITS, LETTERS
 
 __all__ = ["UriTemplate", "uri_problem", "quote_uri"]
 
@@ -56,7 +56,6 @@ class _Quoted:
 #: unreserved and reserved characters (section 2.2, 2.3); "%" only begins an escape
 _URI_CHARS = ALNUM | frozenset("-._~" ":/?#[]@" "!$&'()*+,;=")
 _SCHEME_CHARS = ALNUM | frozenset("+-.")
-_HEX = frozenset("0123456789ABCDEFabcdef")
 _NO_SCHEME = "it must begin with a scheme and ':', like 'file:' or 'https:'"
 
 
@@ -71,7 +70,7 @@ def _scheme_end(text):
 def _escape_at(text, i):
     """True when the "%" at ``text[i]`` begins an escape: two hex digits follow it."""
     digits = text[i + 1:i + 3]
-    return len(digits) == 2 and _HEX.issuperset(digits)
+    return len(digits) == 2 and HEX_DIGITS.issuperset(digits)
 
 
 def quote_uri(value):

@@ -6,11 +6,13 @@ messages are short fragments (``expected a string, got the number 3``) pinned in
 """
 
 __all__ = ["Check", "describe", "shown", "join", "surrogate_at", "is_list", "close_match",
-           "line_column", "LETTERS", "ALNUM"]
+           "line_column", "LETTERS", "ALNUM", "HEX_DIGITS"]
 
 #: ASCII letters, and letters and digits: what names, MIME types and URIs are made of
 LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 ALNUM = LETTERS | frozenset("0123456789")
+#: the digits of a hexadecimal number (escapes: a URI's %XX, YAML's \xXX and \uXXXX)
+HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")
 
 
 def shown(value):

@@ -24,6 +24,7 @@ with the line and column. The reader goes through the text once, a line at a tim
 """
 
 from .errors import TinyMCPError
+from .validate import HEX_DIGITS
 
 __all__ = ["load", "YamlError"]
 
@@ -437,7 +438,7 @@ def _escape(text, i, out, number, column):
 
 
 def _hex(digits, size):
-    return len(digits) == size and all(c in "0123456789abcdefABCDEF" for c in digits)
+    return len(digits) == size and HEX_DIGITS.issuperset(digits)
 
 
 def _flow(text, at, number, column, depth):
