@@ -154,6 +154,15 @@ def test_the_public_api_is_the_modules_own_objects():
         package.nothing
 
 
+def test_the_names_type_checkers_see_are_the_names_loaded_at_first_use():
+    # (__init__ writes where each public name lives twice: _HOMES for __getattr__, and
+    # imports under TYPE_CHECKING for type checkers; they must not drift apart)
+    tree = ast.parse((PKG / "__init__.py").read_text(encoding="utf-8"))
+    [block] = [n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", None) == "TYPE_CHECKING"]
+    seen = {a.name: node.module for node in block.body for a in node.names}
+    assert seen == importlib.import_module(PACKAGE)._HOMES
+
+
 def test_content_blocks_and_uris_are_loaded_by_the_first_prompt_that_has_them_and_not_before():
     # (start-up cost: a config of plain text prompts is served without either module)
     code = ("import sys; from %s import load_config\n"
