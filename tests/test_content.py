@@ -65,7 +65,6 @@ def test_config_meta_must_be_json():
     assert path == "prompts[0]._meta" and message.startswith("expected JSON data")
 
 
-
 NAME_RULE = ("its name (after any prefix and '/') must begin and end with a letter or digit, only "
              "letters, digits, '-', '_' and '.' between")
 PREFIX_RULE = ("its prefix must be labels separated by dots, each beginning with a letter and ending "

@@ -35,7 +35,6 @@ def test_discover_params_must_be_an_object(params):
     assert reply["error"]["code"] == -32602
 
 
-
 PLAIN = {"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]}
 
 

@@ -187,7 +187,6 @@ def test_a_worker_outcome_that_is_a_baseexception_is_an_internal_error_on_the_lo
     assert reply["id"] == 1 and reply["error"]["code"] == -32603
 
 
-
 class Queued(Holding):
     """``Holding``, and what a worker posts back to the loop waits in ``posted`` until the
     test runs it."""
