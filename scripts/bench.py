@@ -42,8 +42,9 @@ first alternates from run to run):
      No goal: the Markdown/bare and Markdown/JSON ratios are printed as measured.
      ``--files-only`` runs this one alone (and its PyPy counterpart).
   E. How it is started (no goal): the 100- and 10,000-prompt cold starts of ``python
-     tinymcp/__main__.py`` (no ``-m``) beside more bare spawns, and what ``-m`` costs by
-     itself (an empty module run with ``-m`` and as a script).
+     tinymcp/__main__.py`` (no ``-m``) and of ``python -m tinymcp``, each beside the bare
+     loop started by its path and with ``-m`` (side by side, who goes first alternating),
+     and what ``-m`` costs by itself (an empty module run with ``-m`` and as a script).
 Then ``python -X importtime -c "import tinymcp; from tinymcp import *"`` (cwd: the repo
 root: the package, which imports nothing itself, and its whole public API, which loads by
 first use), and the same timed directly, ``perf_counter`` around it, in fresh processes
@@ -65,6 +66,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BARE = os.path.join(ROOT, "scripts", "bare_loop.py")
+#: how section E starts each server, one spawn of each side by side
+ENTRY_KINDS = ("bare", "by-path", "bare -m", "tinymcp")
 PROTOCOL = "2025-06-18"
 PIPE_ROUNDS = 3
 #: The interpreter both servers run under (main() sets it: see the module docstring).
@@ -339,8 +342,11 @@ class Proc:
 
     def __init__(self, kind, config, tmp):
         self.kind = kind
+        cwd = ROOT
         if kind == "bare":
             argv = [PYTHON, BARE, "--config", config]
+        elif kind == "bare -m":  # the bare loop started as tinymcp is: runpy and its imports
+            argv, cwd = [PYTHON, "-m", "bare_loop", "--config", config], os.path.dirname(BARE)
         elif kind == "files":
             argv = [PYTHON, "-m", "tinymcp", "--prompts", config]
         elif kind == "by-path":  # python3 tinymcp/__main__.py: no -m, so no runpy
@@ -350,7 +356,7 @@ class Proc:
         env = child_env(tmp)
         self.err_path = os.path.join(tmp, "stderr-%s-%d.txt" % (kind, time.monotonic_ns()))
         self.err = open(self.err_path, "wb")
-        self.argv = argv
+        self.argv, self.cwd = argv, cwd
         self.env = env
         self.proc = None
         self.next_id = 1
@@ -359,7 +365,7 @@ class Proc:
         """Spawn, send initialize, read the reply; return the seconds it took."""
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.err, cwd=ROOT, env=self.env)
+                                     stderr=self.err, cwd=self.cwd, env=self.env)
         self.proc.stdin.write(INITIALIZE)
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
@@ -641,23 +647,34 @@ def run_module_cost(tmp):
 
 
 def entry_report(m):
-    """What starting with ``python -m`` costs, against the console script's way (printed
-    under the main table; no goal)."""
+    """What starting with ``python -m`` costs: tinymcp started by its path against the bare
+    loop, and both started with ``-m`` (printed under the main table; no goal)."""
     entry = m["entry"]
-    starts = []
+    by_path, both_m = [], []
     for n in sorted(k for k in entry if k != "-m"):
-        by_path, bare = entry[n]["by-path"], entry[n]["bare"]
-        if by_path:
-            starts.append("the %s-prompt cold start is %.1f ms, %.2f the bare loop (%d spawns each, "
-                          "paired)" % ("{:,}".format(n), statistics.median(by_path) * 1000,
-                                       statistics.median(c / b for c, b in zip(by_path, bare)),
-                                       len(by_path)))
-    if not starts:
+        spawns = entry[n]
+        if not spawns["by-path"]:
+            continue
+        size = "{:,}".format(n)
+        by_path.append("the %s-prompt cold start is %.1f ms, %.2f the bare loop (%d spawns each, "
+                       "paired)" % (size, statistics.median(spawns["by-path"]) * 1000,
+                                    _paired(spawns["by-path"], spawns["bare"]), len(spawns["by-path"])))
+        both_m.append("%s prompts, tinymcp %.1f ms and the bare loop %.1f ms: %.2f (%.2f against "
+                      "the bare loop by its path, in the same spawns)" % (
+            size, statistics.median(spawns["tinymcp"]) * 1000, statistics.median(spawns["bare -m"]) * 1000,
+            _paired(spawns["tinymcp"], spawns["bare -m"]), _paired(spawns["tinymcp"], spawns["bare"])))
+    if not by_path:
         return
     print("Started by its path, `python tinymcp/__main__.py` (no `-m`), %s; `python -m` of an "
           "empty module takes %.1f ms more than the same file run as a script (runpy and its "
-          "imports; the bare loop is run as a script)." % (
-              "; ".join(starts), statistics.median(entry["-m"]) * 1000))
+          "imports; the bare loop is run as a script). Both started with `-m` (the bare loop as "
+          "`python -m bare_loop` from scripts/), %s." % (
+              "; ".join(by_path), statistics.median(entry["-m"]) * 1000, "; ".join(both_m)))
+
+
+def _paired(these, those):
+    """The median of the ratios of spawns made side by side."""
+    return statistics.median(a / b for a, b in zip(these, those))
 
 
 def run_cold(kind, config, tmp, fetch_all=0):
@@ -905,11 +922,12 @@ def measure(runs, quick, tmp, scale, imports=True):
     cold = {key: {"bare": [], "tinymcp": []} for key in ("cold100", "cold10k")}
     grown = {n: {"bare": [], "tinymcp": []} for n in (SCALE if scale else ())}
     # (informative: how it is started) {prompts: {kind: [seconds]}}, and what -m costs
-    entry = {n: {"bare": [], "by-path": []} for n in (small_n, large_n)}
+    entry = {n: {kind: [] for kind in ENTRY_KINDS} for n in (small_n, large_n)}
     entry["-m"] = []
     t_start = time.perf_counter()
     # warm-up (page cache, __pycache__): one short process of each, not counted
     run_small(("bare", "tinymcp"), small, tmp, small_n, 50, 50)
+    run_cold("bare -m", small, tmp)  # (its bytecode, cached as a module's is)
     files = prepare_files(tmp)
     for i in range(runs):
         order = ("bare", "tinymcp") if i % 2 == 0 else ("tinymcp", "bare")
@@ -926,7 +944,7 @@ def measure(runs, quick, tmp, scale, imports=True):
                 cold["cold10k"][kind].append(run_cold(kind, large, tmp)[0])
         for n, extra in ((small_n, extra_small), (large_n, extra_large)):
             for _ in range(extra):
-                for kind in (("bare", "by-path") if i % 2 == 0 else ("by-path", "bare")):
+                for kind in ENTRY_KINDS if i % 2 == 0 else ENTRY_KINDS[::-1]:
                     entry[n][kind].append(run_cold(kind, configs[n], tmp)[0])
         for _ in range(extra_small):
             entry["-m"].append(run_module_cost(tmp))
