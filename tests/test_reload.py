@@ -201,3 +201,17 @@ def test_a_config_file_may_start_with_a_byte_order_mark(tmp_path):
     path = tmp_path / "c.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(simple_config(1)).encode())
     assert read_config(str(path)) == simple_config(1)
+
+
+def test_a_config_file_of_null_is_refused_not_taken_for_no_config(tmp_path):
+    # Bug: a file holding `null` loaded as an empty config (`--check`: "ok, 0 prompts"),
+    # and a watched file rewritten so dropped every prompt: None is "no config" to
+    # split_config, which only a missing --config may mean.
+    from tinymcp.errors import ConfigError
+    from tinymcp.reload import ConfigFile, read_config
+    path = tmp_path / "c.json"
+    path.write_text("null\n")
+    for load in (lambda: read_config(str(path)), lambda: ConfigFile(str(path)).load()):
+        with pytest.raises(ConfigError) as err:
+            load()
+        assert err.value.problems == [("config", "expected an object, got null")]

@@ -15,6 +15,7 @@ from .errors import ConfigError
 from . import jsonfile
 from .promptdirs import build, folder_signature, looked_for, read_folder, read_regular, split_config
 from .pump import signal
+from .validate import Check
 
 __all__ = ["ConfigFile", "read_config", "WATCH_INTERVAL"]
 
@@ -49,8 +50,14 @@ def read_bytes(path):
 def parse_config(path, data):
     """The config in ``data`` (the bytes of the file ``path``), as JSON with no NaN or
     Infinity and no key given twice in one object; errors say ``path:line:column: what is
-    wrong`` (see ``jsonfile``)."""
-    return jsonfile.load(data, path)
+    wrong`` (see ``jsonfile``). A file of ``null`` is refused here: to ``split_config``
+    None is no config at all (folders only), which a file is not."""
+    config = jsonfile.load(data, path)
+    if config is None:
+        check = Check()
+        check.obj(config, "config")
+        raise ConfigError(check.problems)
+    return config
 
 
 def digest(data):
