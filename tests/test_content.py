@@ -88,6 +88,15 @@ def test_config_meta_keys_follow_the_key_name_format(key, rule):
                                 ("prompts[0].messages[0].content._meta", message)]
 
 
+def test_a_python_configs_meta_keys_must_be_strings():
+    # Bug: a key that is no string (a dict config's; JSON has none) crashed load_config
+    # with AttributeError in the key name check
+    config = {"prompts": [{"name": "p", "_meta": {1: 2, None: 3, "ok": 4},
+                           "messages": [{"role": "user", "text": "x"}]}]}
+    assert problems(config) == [("prompts[0]._meta", "expected string keys, got the number 1"),
+                                ("prompts[0]._meta", "expected string keys, got null")]
+
+
 def test_config_meta_keys_may_be_empty_plain_prefixed_or_reserved_for_mcp():
     # (an official extension's keys are under io.modelcontextprotocol/: a config may set them)
     meta = {"": 1, "a": 2, "a.b-c_d": 3, "com.example/x": 4, "io.modelcontextprotocol/ui": 5,

@@ -48,6 +48,9 @@ def check_meta(check, obj, path):
         check.fail(join(path, "_meta"), "expected JSON data: %s" % exc)
         return
     for key in value:
+        if type(key) is not str:  # (a Python config's: JSON would make it a string, unchecked)
+            check.fail(join(path, "_meta"), "expected string keys, got %s" % describe(key))
+            continue
         problem = meta_key_problem(key)
         if problem:
             check.fail(join(path, "_meta"), "%s is not a valid _meta key: %s" % (shown(key), problem))
