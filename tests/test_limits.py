@@ -295,6 +295,16 @@ def test_max_depth_stays_within_what_the_parser_can_take():
     assert info.value.problems == [("limits.max_depth", "expected an integer of 256 or less, got 257")]
 
 
+def test_max_callable_ms_is_at_most_a_day():
+    # Bug: unbounded, 10**13 loaded, and the first prompts/get of a callable killed the
+    # server (OverflowError from the loop's poll timeout) without an answer
+    assert load_config({"prompts": [], "limits": {"max_callable_ms": 86400000}}).limits.max_callable_ms == 86400000
+    with pytest.raises(ConfigError) as info:
+        load_config({"prompts": [], "limits": {"max_callable_ms": 10 ** 13}})
+    assert info.value.problems == [("limits.max_callable_ms", "expected an integer of 86400000 or less, "
+                                                              "got 10000000000000")]
+
+
 def test_a_deep_line_of_quotes_that_cannot_be_strings_is_a_parse_error_at_once():
     # (more strings than values: cutting them out would cost a piece each)
     wire = Wire(limited_config())
