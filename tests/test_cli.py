@@ -50,6 +50,18 @@ def test_a_reader_that_stops_early_ends_a_printout_quietly(tmp_path, args):
     assert err == ""
 
 
+@pytest.mark.parametrize("args", [["--list"], ["--render", "s"]])
+def test_a_printout_shows_what_stdout_cannot_encode_escaped(tmp_path, args):
+    # Bug: a lone surrogate in a title, description or text (JSON's "\ud800") ended
+    # --list and --render with a UnicodeEncodeError traceback
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"prompts": [{"name": "s", "title": "t\ud800", "description": "d\udfff",
+                                            "messages": [{"role": "user", "text": "x\ud800y"}]}]}))
+    rc, out, err = run(["--config", str(path)] + args)
+    assert (rc, err) == (0, "")
+    assert out == ("s  (t\\ud800)\n    d\\udfff\n" if args == ["--list"] else "x\\ud800y\n")
+
+
 # --- --check, and an invalid config --------------------------------------------------------
 
 def test_check_without_config_accepts_the_default_prompts():

@@ -283,7 +283,13 @@ def _main(opts, default_config, default_name):
 
 def _printed(command):
     """``command()``'s exit status, its output flushed; 1, quietly, when the reader of
-    stdout went away first (``--list | head -1``: no traceback for a closed pipe)."""
+    stdout went away first (``--list | head -1``: no traceback for a closed pipe). What
+    stdout cannot encode (a lone surrogate a config's text may hold, or any non-ASCII on an
+    ASCII terminal) is shown backslash-escaped, as stderr shows it."""
+    try:
+        sys.stdout.reconfigure(errors="backslashreplace")
+    except (AttributeError, ValueError, OSError):
+        pass  # (a stream that is not a text file: written as it takes it)
     try:
         status = command()
         sys.stdout.flush()
