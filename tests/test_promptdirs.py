@@ -81,6 +81,18 @@ def test_serve_dicts_with_prompt_dirs_but_server_and_load_config_say_where_to_go
     assert problems_of(tinymcp.load_config, {"prompts": [], "prompt_dirs": ["x"]}) == [message]
 
 
+@pytest.mark.parametrize("kwargs, problem", [
+    # Bug: a string was taken for a list of one-letter folders ("/x": the whole file system
+    # from / read first), and [None] or a base that is no string raised a bare TypeError
+    ({"prompt_dirs": "no such folders"}, "prompt_dirs: expected a list of folder paths (strings)"),
+    ({"prompt_dirs": [None]}, "prompt_dirs: expected a list of folder paths (strings)"),
+    ({"prompt_dirs": [""]}, "prompt_dirs: expected a list of folder paths (strings)"),
+    ({"base": 123}, "base: expected a folder path (a string), got the number 123"),
+])
+def test_load_files_checks_its_folders_as_a_configs(kwargs, problem):
+    assert problems_of(tinymcp.load_files, **kwargs) == [problem]
+
+
 def test_two_files_with_one_name_are_an_error_naming_both(tmp_path):
     root = write(tmp_path, {"a.md": "x\n", "b.md": "---\nname: a\n---\ny\n", "c/d.md": "z\n"})
     assert problems_of(tinymcp.load_files, {"prompts": [{"name": "c:d", "messages": [

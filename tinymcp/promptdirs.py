@@ -17,7 +17,7 @@ import stat
 
 from .config import load_config
 from .errors import ConfigError
-from .validate import is_list
+from .validate import describe, is_list
 
 __all__ = ["load_files", "read_folder", "folder_signature", "build", "read_regular",
            "MAX_FILE_BYTES"]
@@ -37,17 +37,25 @@ def load_files(config=None, base=None, prompt_dirs=(), owned=False):
 
 def split_config(config, base=None, extra=()):
     """``(config without prompt_dirs, the folders to read)``: the config's own folders
-    (relative to ``base``), then ``extra``."""
+    (relative to ``base``), then ``extra`` (``load_files``' ``prompt_dirs``: checked as the
+    config's are; a string is not taken for a list of one-letter folders)."""
+    if base is not None and not isinstance(base, str):
+        raise ConfigError([("base", "expected a folder path (a string), got %s" % describe(base))])
+    _check_folders(extra)
     if config is None:
         config = {"prompts": []}
     if not isinstance(config, dict) or "prompt_dirs" not in config:
         return config, list(extra)
     folders = config["prompt_dirs"]
-    if not is_list(folders) or not all(isinstance(f, str) and f for f in folders):
-        raise ConfigError([("prompt_dirs", "expected a list of folder paths (strings)")])
+    _check_folders(folders)
     config = {k: v for k, v in config.items() if k != "prompt_dirs"}
     config.setdefault("prompts", [])
     return config, [os.path.join(base or "", f) for f in folders] + list(extra)  # (a tuple too)
+
+
+def _check_folders(folders):
+    if not is_list(folders) or not all(isinstance(f, str) and f for f in folders):
+        raise ConfigError([("prompt_dirs", "expected a list of folder paths (strings)")])
 
 
 def looked_for(path):
