@@ -130,6 +130,28 @@ def test_every_problem_of_every_file_at_once_with_file_and_line(tmp_path):
         "%s:6: arguments[0].required: expected true or false, got a string" % at("review.md")]
 
 
+def test_a_folder_that_cannot_be_listed_is_a_problem_not_silently_empty(tmp_path, monkeypatch):
+    # Bug: os.walk skips what it cannot list, so an unreadable prompt folder was served as
+    # no prompts (exit 0), and an unreadable subfolder's files vanished unsaid. (chmod
+    # cannot show it to root, who reads anything: listing is refused here instead.)
+    root = write(tmp_path, {"ok.md": "fine\n", "sub/x.md": "x\n", "sub/deeper/y.md": "y\n"})
+    refused = set()
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) in refused:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    refused.add(os.path.join(root, "sub"))
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s: cannot read the folder: Permission denied" % os.path.join(root, "sub")]
+    refused.add(root)
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s: cannot read the prompt folder: Permission denied" % root]
+
+
 def test_a_missing_folder_and_a_fifo_are_config_errors_not_hangs(tmp_path):
     missing = str(tmp_path / "nope")
     assert problems_of(tinymcp.load_files, prompt_dirs=[missing]) == [

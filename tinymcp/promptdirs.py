@@ -87,27 +87,34 @@ def read_folder(folder):
         note = looked_for(folder) if problem == "no such folder" else ""
         raise ConfigError([(folder, "cannot read the prompt folder: %s%s" % (
             problem, " (%s)" % note if note else ""))])
-    out = []
-    for rel in _find(folder):
+    out, unreadable = [], []
+    for rel in _find(folder, unreadable):
         try:
             out.append((rel, read_regular(os.path.join(folder, rel), MAX_FILE_BYTES)))
         except ConfigError as exc:
             out.append((rel, exc.problems[0][1]))
-    return out
+    for exc in unreadable:  # (a folder that cannot be listed: its files would vanish unsaid)
+        why = exc.strerror or str(exc)
+        rel = os.path.relpath(exc.filename or folder, folder)
+        if rel == ".":
+            raise ConfigError([(folder, "cannot read the prompt folder: %s" % why)])
+        out.append((rel.replace(os.sep, "/"), "cannot read the folder: %s" % why))
+    return sorted(out, key=lambda entry: entry[0])
 
 
-def _walk(folder):
+def _walk(folder, unreadable=None):
     """``(folder, its prompt file names, sorted)`` for ``folder`` and each folder under it:
-    names starting with "." are skipped, files and folders alike."""
-    for top, dirs, files in os.walk(folder):
+    names starting with "." are skipped, files and folders alike. A folder that cannot be
+    listed is left out; ``unreadable`` (a list) is told of it (the OSError)."""
+    for top, dirs, files in os.walk(folder, onerror=None if unreadable is None else unreadable.append):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         yield top, sorted(name for name in files
                           if not name.startswith(".") and name.lower().endswith(_SUFFIXES))
 
 
-def _find(folder):
+def _find(folder, unreadable=None):
     found = []
-    for top, names in _walk(folder):
+    for top, names in _walk(folder, unreadable):
         rel_top = os.path.relpath(top, folder)
         for name in names:
             rel = name if rel_top == "." else os.path.join(rel_top, name)
