@@ -120,6 +120,14 @@ def test_a_placeholder_inside_a_code_fence_is_a_placeholder_too():
     assert rendered("f.md", text, lang="python") == [("user", "```python\nprint({'a': 1})\n```")]
 
 
+@pytest.mark.parametrize("opener", ["--- ", "---\t", "---  \t"])
+def test_front_matter_may_open_with_trailing_blanks_as_it_may_close(opener):
+    # Bug: "--- " opened nothing, and the whole file, front matter included, was the text
+    result = parsed("f.md", opener + "\ntitle: T\n--- \nBody\n")
+    assert result.prompt["title"] == "T"
+    assert rendered("f.md", opener + "\ntitle: T\n---\nBody\n") == [("user", "Body")]
+
+
 @pytest.mark.parametrize("text, expected", [
     ("---\ntitle: x\n---\n", [(4, None, "", "no prompt text: write it after the front matter")]),
     ("---\ntitle: x\n---\n\n  \n", [(4, None, "", "no prompt text: write it after the front matter")]),

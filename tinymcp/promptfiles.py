@@ -101,9 +101,9 @@ def parse(relpath, text):
 
 def _front_matter(result, text):
     """``(mapping, first body line, body)``; ``(None, ...)`` after a problem."""
-    if not (text.startswith("---\n") or text.rstrip(" \t") == "---"):
-        return {}, 1, text
     lines = text.split("\n")
+    if lines[0].rstrip(" \t") != "---":  # (trailing blanks allowed, as on a closing line)
+        return {}, 1, text
     for end in range(1, len(lines)):
         if lines[end].rstrip(" \t") in ("---", "..."):
             break
