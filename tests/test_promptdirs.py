@@ -163,6 +163,16 @@ def test_a_missing_folder_and_a_fifo_are_config_errors_not_hangs(tmp_path):
         "%s: cannot read: not a regular file" % str(tmp_path / "pipe.md")]
 
 
+def test_every_folder_that_cannot_be_read_is_reported_beside_every_file_problem(tmp_path):
+    # Bug: the first missing folder ended the load, hiding the other folders' problems
+    bad = write(tmp_path / "bad", {"a.md": "---\ntitle: [x]\n---\nx\n"})
+    nope1, nope2 = str(tmp_path / "nope1"), str(tmp_path / "nope2")
+    assert problems_of(tinymcp.load_files, prompt_dirs=[nope1, bad, nope2]) == [
+        "%s: cannot read the prompt folder: no such folder" % nope1,
+        "%s: cannot read the prompt folder: no such folder" % nope2,
+        "%s:2: title: expected a string, got a list" % os.path.join(bad, "a.md")]
+
+
 def test_an_oversized_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
     root = write(tmp_path, {"big.md": "x" * 100})
     monkeypatch.setattr(promptdirs, "MAX_FILE_BYTES", 10)

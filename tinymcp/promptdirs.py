@@ -19,7 +19,7 @@ from .config import load_config
 from .errors import ConfigError
 from .validate import describe, is_list
 
-__all__ = ["load_files", "read_folder", "folder_signature", "build", "read_regular",
+__all__ = ["load_files", "read_folders", "read_folder", "folder_signature", "build", "read_regular",
            "MAX_FILE_BYTES"]
 
 #: the most a prompt file may hold; larger is a config error (it is not read)
@@ -32,7 +32,7 @@ def load_files(config=None, base=None, prompt_dirs=(), owned=False):
     prompts of its ``prompt_dirs`` (relative to ``base``, default the current directory)
     and of ``prompt_dirs`` given here; ``ConfigError`` lists every problem of every file."""
     config, folders = split_config(config, base, prompt_dirs)
-    return build(config, [(folder, read_folder(folder)) for folder in folders], owned)
+    return build(config, read_folders(folders), owned)
 
 
 def split_config(config, base=None, extra=()):
@@ -77,6 +77,19 @@ def looked_for(path):
         return "a relative path, and the current directory is gone: write the full path"
     return "looked for %s, as the current directory is %s: write the full path" % (
         os.path.join(cwd, path), cwd)
+
+
+def read_folders(folders):
+    """``[(folder, files)]`` as ``build`` takes them, each folder's files by ``read_folder``;
+    a folder that cannot be read stands with its problem (a string) for its files, so that
+    ``build`` reports it beside every other folder's and file's problems."""
+    out = []
+    for folder in folders:
+        try:
+            out.append((folder, read_folder(folder)))
+        except ConfigError as exc:
+            out.append((folder, exc.problems[0][1]))
+    return out
 
 
 def read_folder(folder):
@@ -168,7 +181,8 @@ def read_regular(path, limit):
 
 def build(config, folders, owned=False):
     """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
-    [(relative path, bytes or problem)])]``); every problem of every source at once."""
+    [(relative path, bytes or problem)] or the folder's problem)]``); every problem of every
+    source at once."""
     if not folders:
         return load_config(config, owned)
     problems, origins, prompts = [], [], list(config.get("prompts") or ()) \
@@ -179,6 +193,9 @@ def build(config, folders, owned=False):
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
     first = len(prompts)
     for folder, files in folders:
+        if isinstance(files, str):  # (it could not be read)
+            problems.append((folder, files))
+            continue
         for rel, data in files:
             where = os.path.join(folder, rel)
             result = _parse(rel, data, where, problems)
