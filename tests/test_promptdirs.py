@@ -152,6 +152,25 @@ def test_a_folder_that_cannot_be_listed_is_a_problem_not_silently_empty(tmp_path
         "%s: cannot read the prompt folder: Permission denied" % root]
 
 
+def test_a_files_body_problems_do_not_hide_its_other_fields_problems(tmp_path):
+    # Bug: a problem in the body (or no body) left the front matter unchecked: its problems
+    # came one fix later, and an undeclared-looking {{1}} hid that the argument's name is no
+    # string
+    root = write(tmp_path, {"a.md": "---\ntitle: 5\n---\n{{zz}}\n",
+                            "b.md": "---\narguments: [{name: 1}]\n---\n{{1}}\n",
+                            "c.md": "---\ndescription: [x]\n---\n"})
+    at = lambda rel: os.path.join(root, rel)  # noqa: E731
+    undeclared = ("placeholder {{%s}} names no declared argument (declare it under 'arguments:', "
+                  "or write \\{{ for literal braces)")
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s:4:1: %s" % (at("a.md"), undeclared % "zz"),
+        "%s:2: title: expected a string, got the number 5" % at("a.md"),
+        "%s:4:1: %s" % (at("b.md"), undeclared % "1"),
+        "%s:2: arguments[0].name: expected a string, got the number 1" % at("b.md"),
+        "%s:4: no prompt text: write it after the front matter" % at("c.md"),
+        "%s:2: description: expected a string, got a list" % at("c.md")]
+
+
 def test_a_missing_folder_and_a_fifo_are_config_errors_not_hangs(tmp_path):
     missing = str(tmp_path / "nope")
     assert problems_of(tinymcp.load_files, prompt_dirs=[missing]) == [

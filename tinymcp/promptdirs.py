@@ -205,10 +205,7 @@ def build(config, folders, owned=False):
             if isinstance(name, str) and name in owners:
                 problems.append(("%s:%d" % (where, result.lines.get("name", 1)),
                                  "duplicate prompt name %r: %s has it too" % (name, owners[name])))
-                try:  # (not served, but its other problems are reported too: all at once)
-                    load_config({"prompts": [result.prompt]})
-                except ConfigError as exc:
-                    problems.extend(_located(p, m, 0, [(where, result.lines)]) for p, m in exc.problems)
+                _check_apart(result.prompt, where, result.lines, problems)
                 continue
             if isinstance(name, str):
                 owners[name] = where
@@ -239,7 +236,19 @@ def _parse(rel, data, where, problems):
     for line, column, path, message in result.problems:
         at = "%s:%d" % (where, line) + (":%d" % column if column else "")
         problems.append(("%s: %s" % (at, path) if path else at, message))
+    if result.prompt is None and result.fields is not None:
+        # (its messages stood in for: theirs are the problems just told)
+        _check_apart(dict(result.fields, messages=[{"role": "user", "text": "-"}]), where,
+                     result.lines, problems)
     return result if result.prompt is not None else None
+
+
+def _check_apart(prompt, where, lines, problems):
+    """The problems of a file's ``prompt`` that is not served (all are reported at once)."""
+    try:
+        load_config({"prompts": [prompt]})
+    except ConfigError as exc:
+        problems.extend(_located(p, m, 0, [(where, lines)]) for p, m in exc.problems)
 
 
 def _located(path, message, first, origins):

@@ -52,13 +52,16 @@ _WORD = ALNUM | {"_"}
 class PromptFile:
     """One file read: ``prompt`` (a config dict, or None when ``problems`` leave nothing to
     serve), ``lines`` (field path such as ``arguments[0].required`` -> line, ``""`` -> the
-    file's first line), ``problems`` (``(line, column or None, path, message)``) and
-    ``format`` (``mcp``, ``command``, ``vscode`` or ``gemini``)."""
+    file's first line), ``problems`` (``(line, column or None, path, message)``),
+    ``format`` (``mcp``, ``command``, ``vscode`` or ``gemini``) and ``fields`` (when there
+    is no ``prompt``, the fields read besides its messages, for their own problems to be
+    found too: all at once; None when not even those could be read)."""
 
-    __slots__ = ("prompt", "lines", "problems", "format")
+    __slots__ = ("prompt", "lines", "problems", "format", "fields")
 
     def __init__(self, fmt):
         self.prompt, self.lines, self.problems, self.format = None, {"": 1}, [], fmt
+        self.fields = None
 
     def fail(self, line, column, path, message):
         self.problems.append((line, column, path, message))
@@ -300,6 +303,7 @@ def _finish(result, prompt, messages, body_line):
                     "empty: write the command's text" if result.format == "gemini"
                     else "no prompt text: write it after the front matter")
     if result.problems:
+        result.fields = prompt
         return
     prompt["messages"] = messages
     result.prompt = prompt
