@@ -220,6 +220,23 @@ def test_claude_code_named_arguments(names):
     assert rendered("n.md", text, issue="7") == [("user", "Fix 7 on  ($issuer stays)")]
 
 
+@pytest.mark.parametrize("text, names, rendered_text", [
+    # Bug: a position's name (from the hint, or argN) that a later $ARGUMENTS or $name also
+    # took was refused as a duplicate argument name at line 1, by the order they came in
+    ("---\nargument-hint: [arguments]\n---\n$1 and $ARGUMENTS\n", ["arg1", "arguments"],
+     "<arg1> and <arguments>"),
+    ("---\narguments: [foo]\nargument-hint: [foo]\n---\n$1 then $foo\n", ["arg1", "foo"],
+     "<arg1> then <foo>"),
+    ("---\narguments: [arg1]\nmodel: x\n---\n$arg1 and $1\n", ["arg1", "arg1_2"],
+     "<arg1> and <arg1_2>"),
+    ("---\narguments: [arg1, arg1_2]\nmodel: x\n---\n$1, $arg1, $arg1_2\n", ["arg1_3", "arg1", "arg1_2"],
+     "<arg1_3>, <arg1>, <arg1_2>"),
+])
+def test_a_positions_name_gives_way_to_names_the_body_uses(text, names, rendered_text):
+    assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == names
+    assert rendered("c.md", text, **{name: "<%s>" % name for name in names}) == [("user", rendered_text)]
+
+
 def test_codex_named_placeholders_are_required_arguments():
     text = "---\nargument-hint: USER=<name> BRANCH=<branch>\n---\nDeploy $BRANCH for $USER ($BRANCH).\n"
     result = parsed("deploy.md", text)

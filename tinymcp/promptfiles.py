@@ -380,6 +380,9 @@ def _command_arguments(pieces, body, hint):
     zero_based = "$0" in body or "$ARGUMENTS[" in body
     hinted = _hint_names(hint)
     names, out = {}, []
+    # (a position's name gives way to the names written in the body, wherever they come)
+    taken = {"arguments" if p[0] == "all" else p[1] for p in pieces
+             if not isinstance(p, str) and p[0] != "index"}
     for piece in pieces:
         if isinstance(piece, str) or piece in names:
             continue
@@ -389,8 +392,12 @@ def _command_arguments(pieces, body, hint):
             if position < 0:  # (`$0` in a 1-based body cannot happen: $0 makes it 0-based)
                 continue
             name = hinted[position] if position < len(hinted) else "arg%d" % (position + 1)
-            if name in names.values():
-                name = "arg%d" % (position + 1)
+            if name in taken:
+                name = base = "arg%d" % (position + 1)
+                suffix = 2
+                while name in taken:
+                    name, suffix = "%s_%d" % (base, suffix), suffix + 1
+            taken.add(name)
             arg = {"name": name, "description": "Argument %d" % (position + 1)}
         elif kind == "all":
             name = "arguments"
