@@ -171,6 +171,19 @@ def test_a_files_body_problems_do_not_hide_its_other_fields_problems(tmp_path):
         "%s:2: description: expected a string, got a list" % at("c.md")]
 
 
+def test_a_name_that_is_no_name_is_a_problem_in_every_format_and_folder(tmp_path):
+    # Bug: a null name (MCP Markdown) or one that is no string (VS Code) was dropped for the
+    # file's stem, and an empty one in a subfolder served as "git:"
+    root = write(tmp_path, {"a.md": "---\nname:\n---\nx\n", "git/b.md": "---\nname: ''\n---\nx\n",
+                            "c.prompt.md": "---\nname: 5\n---\nx\n", "d.prompt.md": "---\nname: [a]\n---\nx\n"})
+    at = lambda rel: os.path.join(root, rel)  # noqa: E731
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s:2: name: expected a string, got null" % at("a.md"),
+        "%s:2: name: expected a string, got the number 5" % at("c.prompt.md"),
+        "%s:2: name: expected a string, got a list" % at("d.prompt.md"),
+        "%s:2: name: expected a non-empty string" % at(os.path.join("git", "b.md"))]
+
+
 def test_a_missing_folder_and_a_fifo_are_config_errors_not_hangs(tmp_path):
     missing = str(tmp_path / "nope")
     assert problems_of(tinymcp.load_files, prompt_dirs=[missing]) == [

@@ -80,6 +80,16 @@ def prompt_name(relpath, name=None):
     return ":".join(parts[:-1] + [stem if name is None else name])
 
 
+def _named(relpath, front):
+    """The served name: from the file's path, with the front matter's ``name`` for its stem
+    when it has one; a ``name`` that is no non-empty string (null, a number, "") stands as
+    written, for the validator to say what is wrong with it."""
+    if "name" not in front:
+        return prompt_name(relpath)
+    name = front["name"]
+    return prompt_name(relpath, name) if isinstance(name, str) and name else name
+
+
 def parse(relpath, text):
     """The ``PromptFile`` of ``text``, the content of the file at ``relpath``."""
     if text.startswith("\ufeff"):
@@ -176,10 +186,7 @@ def _mcp(result, relpath, front, body_line, body):
                         "write the messages in the body, after the front matter")
             continue
         prompt[key] = value
-    name = prompt.get("name")
-    prompt["name"] = prompt_name(relpath, name if isinstance(name, str) else None)
-    if name is not None and not isinstance(name, str):
-        prompt["name"] = name  # (the validator names what is wrong with it)
+    prompt["name"] = _named(relpath, prompt)
     declared = _declared(prompt.get("arguments"))
     messages = []
     for role, line, text in _segments(result, body, body_line):
@@ -424,8 +431,7 @@ def _hint_names(hint):
 # --- VS Code prompt files and Gemini CLI commands -------------------------------------------
 
 def _vscode(result, relpath, front, body_line, body):
-    name = front.get("name")
-    prompt = {"name": prompt_name(relpath, name if isinstance(name, str) else None)}
+    prompt = {"name": _named(relpath, front)}
     if "description" in front:
         prompt["description"] = front["description"]
     out, arguments, seen, at, start = [], [], set(), 0, 0
