@@ -29,7 +29,7 @@ Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 verbatim, never expanded again (the config's template rule).
 """
 
-from .validate import ALNUM, line_column
+from .validate import ALNUM, describe, line_column
 from .yamlish import YamlError, load as load_yaml
 
 __all__ = ["PromptFile", "parse", "prompt_name", "MCP_KEYS", "HOST_KEYS"]
@@ -474,19 +474,39 @@ def _gemini(relpath, text):
         line, column, message = _toml_position(str(exc))
         result.fail(line, column, "", "invalid TOML: %s" % message)
         return result
+    result.lines.update(_toml_lines(text))
     prompt = {"name": prompt_name(relpath)}
     if "description" in data:
         prompt["description"] = data["description"]
     body = data.get("prompt")
     if not isinstance(body, str):
-        result.fail(1, None, "prompt", "missing required key 'prompt' (the command's text)"
-                    if body is None else "expected a string")
+        result.fail(result.lines.get("prompt", 1), None, "prompt", "missing required key 'prompt' (the "
+                    "command's text)" if body is None else "expected a string, got %s" % describe(body))
         return result
     pieces = body.split("{{args}}")
     if len(pieces) > 1:
         prompt["arguments"] = [{"name": "args", "description": "Everything after the command, as typed"}]
-    _single(result, prompt, "{args}".join(_literal(p) for p in pieces), 1)
+    _single(result, prompt, "{args}".join(_literal(p) for p in pieces), result.lines.get("prompt", 1))
     return result
+
+
+def _toml_lines(text):
+    """``{key: line}`` of the top-level keys of a TOML text that ``tomllib`` read, each at
+    the line it is set on (``key =`` outside a multi-line string, before any table)."""
+    lines, inside = {}, None
+    for number, line in enumerate(text.split("\n"), 1):
+        if inside is None:
+            stripped = line.lstrip()
+            if stripped.startswith("["):
+                break
+            key, equals, _ = stripped.partition("=")
+            key = key.strip().strip("\"'")
+            if equals and key and not stripped.startswith("#"):
+                lines.setdefault(key, number)
+        for quotes in ('"""', "'''"):  # (one opened and not closed on this line)
+            if (inside is None or inside == quotes) and line.count(quotes) % 2:
+                inside = None if inside else quotes
+    return lines
 
 
 def _toml_position(message):
