@@ -6,6 +6,28 @@ from conftest import Wire, problems, prompt
 from tinymcp.template import Template, parse_template
 
 
+class _Counted(str):
+    """A text whose ``find`` adds up how much of it each call reads."""
+    read = 0
+
+    def find(self, sub, start=0):
+        at = str.find(self, sub, start)
+        _Counted.read += (len(self) if at < 0 else at + len(sub)) - start
+        return at
+
+
+@pytest.mark.parametrize("text", ["{{" * 20000, "{{" * 20000 + "}", "a}}" * 20000 + "{x}"])
+def test_reading_a_template_reads_its_text_a_bounded_number_of_times(text):
+    # Bug: with no '}' after them, each '{{' looked for one to the end of the text again:
+    # 400,000 of them took 1.8 s at load (and on the loop, at a --watch reload)
+    _Counted.read = 0
+    try:
+        parse_template(_Counted(text))
+    except ValueError:
+        pass
+    assert _Counted.read <= 4 * len(text)
+
+
 def test_text_without_braces_stays_a_plain_string():
     assert parse_template("hello") == "hello"
 

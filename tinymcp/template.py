@@ -99,13 +99,15 @@ def parse_template(text):
         if ok:
             return Template(parts)
     find = text.find
-    parts = []
-    literal = []
-    pos = 0
+    parts, literal = [], []
+    # the next '{' and '}' at or after pos (str.find: C speed), each found again only once
+    # passed (none left stays none): the text is read once, however many '{{' or '}}'
+    pos, opening, closing = 0, -2, -2
     while True:
-        # str.find jumps over literal text at C speed
-        opening = find("{", pos)
-        closing = find("}", pos)
+        if opening != -1 and opening < pos:
+            opening = find("{", pos)
+        if closing != -1 and closing < pos:
+            closing = find("}", pos)
         if opening < 0 and closing < 0:
             literal.append(text[pos:])
             break
