@@ -165,8 +165,9 @@ class StreamPump:
         self.high = high
         self.low = low
         self.hard = hard
-        #: seconds output may take to drain after EOF (None: no bound; stdio sets one)
+        #: seconds output may go unread after EOF (None: no bound; stdio sets one)
         self.eof_drain = None
+        self._drained_at = 0.0  # (after EOF: when the peer last read some output)
         self.log = log or no_log
         self.name = name
         self.out = bytearray()
@@ -200,15 +201,22 @@ class StreamPump:
         else:
             self.eof = True
             if self.eof_drain is not None:
+                self._drained_at = monotonic()
                 self.loop.call_later(self.eof_drain, self._drain_over)
         self._progress()
 
     def _drain_over(self):
-        """``eof_drain`` seconds after EOF: output the peer still has not read is dropped."""
-        if not self.closed and (self.out or self._has_input()):
-            self.log("warning", "%s: closed: output still unread %g s after the end of input"
-                     % (self.name, self.eof_drain))
-            self.close()
+        """``eof_drain`` seconds after EOF, or after the peer last read some of the output:
+        output it has not read for that long is dropped."""
+        if self.closed or not (self.out or self._has_input()):
+            return
+        left = self._drained_at + self.eof_drain - monotonic()
+        if left > 0:  # (it read meanwhile: a slow reader still gets every answer)
+            self.loop.call_later(left, self._drain_over)
+            return
+        self.log("warning", "%s: closed: none of the output read for %g s after the end of input"
+                 % (self.name, self.eof_drain))
+        self.close()
 
     def on_writable(self):
         self._progress()
@@ -338,6 +346,8 @@ class StreamPump:
             self.close()  # the peer went away: end quietly
             return
         del self.out[:n]
+        if n and self.eof:
+            self._drained_at = monotonic()
 
     def _want(self, read, write):
         loop = self.loop

@@ -284,6 +284,8 @@ class _Direct:
                 written = 0
             except OSError:
                 written = 0  # (_flush says why, and gives up)
+            if written and self._eof_deadline is not None:
+                self._eof_deadline = time.monotonic() + DRAIN_SECONDS  # (see _flush)
             if written == len(data):
                 return
             data = data[written:]
@@ -297,10 +299,14 @@ class _Direct:
         out = self.out
         given = deadline
         while out:
-            # (after EOF, or stdin hung up meanwhile, a bounded flush: security.md)
+            # (after EOF, or stdin hung up meanwhile, a bounded flush: security.md; bounded
+            # by the peer's reading nothing for DRAIN_SECONDS, so one that reads slowly
+            # still gets every answer)
             deadline = given if given is not None else self._eof_deadline
             try:
                 del out[:os.write(self.wire, out)]
+                if self._eof_deadline is not None:
+                    self._eof_deadline = time.monotonic() + DRAIN_SECONDS
                 continue
             except (BlockingIOError, InterruptedError):
                 pass
@@ -311,8 +317,8 @@ class _Direct:
                 return
             if self._wait_writable(deadline):
                 if given is None and deadline is not None:
-                    self.log("warning", "stdio: closed: output still unread %g s after the end "
-                             "of input" % DRAIN_SECONDS)
+                    self.log("warning", "stdio: closed: none of the output read for %g s after "
+                             "the end of input" % DRAIN_SECONDS)
                     self.gone = True
                 return
 
