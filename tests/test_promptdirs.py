@@ -187,11 +187,12 @@ def test_a_name_that_is_no_name_is_a_problem_in_every_format_and_folder(tmp_path
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is 3.11+")
 def test_a_toml_files_problems_are_at_the_line_of_their_key(tmp_path):
     # Bug: every problem of a Gemini CLI .toml was put at line 1
-    root = write(tmp_path, {"g.toml": 'prompt = """\ndescription = "in the text"\n"""\n\n\ndescription = 3\n',
+    root = write(tmp_path, {"g.toml": 'prompt = """\ndescription = "in the text"\n"""\nx = [\n  "description = 1",\n]\n'
+                                      '# description = 2\n\ndescription = 3\n',
                             "h.toml": "# a command\n\nprompt = ''' '''\n"})
     assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
         "%s:3: prompt: empty: write the command's text" % os.path.join(root, "h.toml"),
-        "%s:6: description: expected a string, got the number 3" % os.path.join(root, "g.toml")]
+        "%s:9: description: expected a string, got the number 3" % os.path.join(root, "g.toml")]
 
 
 def test_a_missing_folder_and_a_fifo_are_config_errors_not_hangs(tmp_path):

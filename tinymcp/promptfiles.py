@@ -47,6 +47,7 @@ _ROLES = ("user", "assistant")
 _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _WORD = ALNUM | {"_"}
+_BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
 
 
 class PromptFile:
@@ -500,8 +501,8 @@ def _toml_lines(text):
             if stripped.startswith("["):
                 break
             key, equals, _ = stripped.partition("=")
-            key = key.strip().strip("\"'")
-            if equals and key and not stripped.startswith("#"):
+            key = key.strip()  # (a bare key: not a comment, nor a line of a multi-line array)
+            if equals and key and _BARE_KEY.issuperset(key):
                 lines.setdefault(key, number)
         for quotes in ('"""', "'''"):  # (one opened and not closed on this line)
             if (inside is None or inside == quotes) and line.count(quotes) % 2:
