@@ -206,9 +206,11 @@ def test_an_absolute_path_is_named_as_given(tmp_path):
 
 
 def test_a_folder_given_as_config_says_it_is_not_a_file(tmp_path):
+    # (and where a folder of prompt files goes: it said only "not a regular file")
     rc, out, err = run(["--check", "--config", str(tmp_path)])
     assert (rc, out) == (1, "")
-    assert err == "tinymcp: %s: cannot read: not a regular file\n" % tmp_path
+    assert err == ("tinymcp: %s: cannot read: a folder, not a config file (a folder of prompt files "
+                   "is served with --prompts)\n" % tmp_path)
 
 
 # --- command lines -----------------------------------------------------------------------------

@@ -41,6 +41,9 @@ def read_bytes(path):
     try:
         return read_regular(path, MAX_CONFIG_BYTES)
     except ConfigError as exc:
+        if os.path.isdir(path):
+            raise ConfigError([(path, "cannot read: a folder, not a config file (a folder of "
+                                      "prompt files is served with --prompts)")])
         note = looked_for(path)
         if not note:
             raise
