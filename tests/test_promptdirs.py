@@ -195,6 +195,21 @@ def test_a_toml_files_problems_are_at_the_line_of_their_key(tmp_path):
         "%s:9: description: expected a string, got the number 3" % os.path.join(root, "g.toml")]
 
 
+def test_a_configs_folder_meant_for_a_shell_is_told_so_not_joined_to_the_configs_folder(tmp_path):
+    # Bug: "~/x" was looked for as <config's folder>/~/x, with no hint; "$HOME/y" got a hint
+    # with a wrong path (<config's folder>//root/y)
+    cfg = tmp_path / "c.json"
+    cfg.write_text(json.dumps({"prompt_dirs": ["~/nope-tinymcp", "$HOME/nope-tinymcp"], "prompts": []}))
+    rc, out, err = run(["--check", "--config", str(cfg)])
+    home = os.path.expanduser("~")
+    assert (rc, out) == (1, "")
+    assert err.splitlines()[1:] == [
+        "  ~/nope-tinymcp: cannot read the prompt folder: no such folder (the shell did not expand ~: "
+        "write the full path, %s)" % os.path.join(home, "nope-tinymcp"),
+        "  $HOME/nope-tinymcp: cannot read the prompt folder: no such folder (the shell did not expand "
+        "$HOME: write the full path, %s)" % os.path.join(os.environ["HOME"], "nope-tinymcp")]
+
+
 def test_a_missing_folder_and_a_fifo_are_config_errors_not_hangs(tmp_path):
     missing = str(tmp_path / "nope")
     assert problems_of(tinymcp.load_files, prompt_dirs=[missing]) == [

@@ -50,7 +50,10 @@ def split_config(config, base=None, extra=()):
     _check_folders(folders)
     config = {k: v for k, v in config.items() if k != "prompt_dirs"}
     config.setdefault("prompts", [])
-    return config, [os.path.join(base or "", f) for f in folders] + list(extra)  # (a tuple too)
+    # (one meant for a shell to expand, "~/x" or "$HOME/x", is left as written: read_folder
+    # then says so, not that base/~/x does not exist)
+    return config, [f if f.startswith("~") or "$" in f else os.path.join(base or "", f)
+                    for f in folders] + list(extra)  # (a tuple too)
 
 
 def _check_folders(folders):
