@@ -19,7 +19,7 @@ from .config import load_config
 from .errors import ConfigError
 from .validate import describe, is_list
 
-__all__ = ["load_files", "read_folders", "read_folder", "folder_signature", "build", "read_regular",
+__all__ = ["load_files", "read_folder", "folder_signature", "build", "read_regular",
            "MAX_FILE_BYTES"]
 
 #: the most a prompt file may hold; larger is a config error (it is not read)
@@ -32,7 +32,7 @@ def load_files(config=None, base=None, prompt_dirs=(), owned=False):
     prompts of its ``prompt_dirs`` (relative to ``base``, default the current directory)
     and of ``prompt_dirs`` given here; ``ConfigError`` lists every problem of every file."""
     config, folders = split_config(config, base, prompt_dirs)
-    return build(config, read_folders(folders), owned)
+    return build(config, [(folder, read_folder(folder)) for folder in folders], owned)
 
 
 def split_config(config, base=None, extra=()):
@@ -82,27 +82,14 @@ def looked_for(path):
         os.path.join(cwd, path), cwd)
 
 
-def read_folders(folders):
-    """``[(folder, files)]`` as ``build`` takes them, each folder's files by ``read_folder``;
-    a folder that cannot be read stands with its problem (a string) for its files, so that
-    ``build`` reports it beside every other folder's and file's problems."""
-    out = []
-    for folder in folders:
-        try:
-            out.append((folder, read_folder(folder)))
-        except ConfigError as exc:
-            out.append((folder, exc.problems[0][1]))
-    return out
-
-
 def read_folder(folder):
     """``[(relative path, bytes or a problem message)]`` of the prompt files under
-    ``folder``, by path; ConfigError when the folder itself cannot be read."""
+    ``folder``, by path; when the folder itself cannot be read, its problem message (which
+    ``build`` reports beside every other folder's and file's)."""
     if not os.path.isdir(folder):
         problem = "no such folder" if not os.path.exists(folder) else "not a folder"
         note = looked_for(folder) if problem == "no such folder" else ""
-        raise ConfigError([(folder, "cannot read the prompt folder: %s%s" % (
-            problem, " (%s)" % note if note else ""))])
+        return "cannot read the prompt folder: %s%s" % (problem, " (%s)" % note if note else "")
     out, unreadable = [], []
     for rel in _find(folder, unreadable):
         try:
@@ -113,7 +100,7 @@ def read_folder(folder):
         why = exc.strerror or str(exc)
         rel = os.path.relpath(exc.filename or folder, folder)
         if rel == ".":
-            raise ConfigError([(folder, "cannot read the prompt folder: %s" % why)])
+            return "cannot read the prompt folder: %s" % why
         out.append((rel.replace(os.sep, "/"), "cannot read the folder: %s" % why))
     return sorted(out, key=lambda entry: entry[0])
 

@@ -13,7 +13,7 @@ import os
 
 from .errors import ConfigError
 from . import jsonfile
-from .promptdirs import build, folder_signature, looked_for, read_folders, read_regular, split_config
+from .promptdirs import build, folder_signature, looked_for, read_folder, read_regular, split_config
 from .pump import signal
 from .validate import Check
 
@@ -125,7 +125,7 @@ class ConfigFile:
         # (the folders' part now that the config's own are known; before they are read)
         self.loaded = self._seen = (own, tuple(folder_signature(f) for f in self.folders)
                                     if self.watch else ())
-        folders = read_folders(self.folders)
+        folders = [(folder, read_folder(folder)) for folder in self.folders]
         return digest((data, tuple((f, tuple(files)) for f, files in folders))), config, folders
 
     def attach(self, loop, server, on_error=None, log=None):
