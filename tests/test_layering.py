@@ -2,6 +2,7 @@
 
 import ast
 import importlib
+import json
 import subprocess
 import sys
 
@@ -180,3 +181,27 @@ def test_content_blocks_and_uris_are_loaded_by_the_first_prompt_that_has_them_an
     out = subprocess.run([sys.executable, "-S", "-c", code], env=server_env(), capture_output=True,
                          text=True, check=True)
     assert out.stdout.splitlines() == ["[False, False]", "[False, False]", "[True, False]", "[True, True]"]
+
+
+def test_text_prompts_are_got_under_every_revision_without_the_content_module():
+    # (a get under a revision that reshapes some blocks asks only whether these need it:
+    # the first get of a server of text prompts once paid for importing ``content``)
+    from conftest import INITIALIZED, META_CAPS, META_VERSION, initialize, line, req
+    from tinymcp.revisions import HANDSHAKE_VERSIONS, STATELESS_VERSIONS
+    get = {"name": "a", "arguments": {"x": "there"}}
+    sessions = [[initialize(version=v), INITIALIZED, req(2, "prompts/get", get), req(3, "prompts/get", get)]
+                for v in HANDSHAKE_VERSIONS]
+    sessions += [[req(i, "prompts/get", dict(get, _meta={META_VERSION: v, META_CAPS: {}})) for i in (1, 2)]
+                 for v in STATELESS_VERSIONS]
+    code = ("import sys, json; from %s import Server\n"
+            "server = Server({'prompts': [{'name': 'a', 'arguments': [{'name': 'x'}], 'messages': ["
+            "{'role': 'user', 'text': 'hi {x}'}, {'role': 'assistant', 'text': 'plain'}]}]})\n"
+            "for lines in json.loads(sys.stdin.read()):\n"
+            "    out = server.session().receive_data(''.join(lines).encode())\n"
+            "    texts = [[m['content']['text'] for m in r['result']['messages']]\n"
+            "             for r in map(json.loads, out.splitlines()) if 'messages' in r.get('result', {})]\n"
+            "    print(texts, '%s.content' in sys.modules)\n" % (PACKAGE, PACKAGE))
+    sent = [[line(m).decode() for m in s] for s in sessions]
+    out = subprocess.run([sys.executable, "-S", "-c", code], input=json.dumps(sent),
+                         env=server_env(), capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["[['hi there', 'plain'], ['hi there', 'plain']] False"] * len(sessions)

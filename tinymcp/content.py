@@ -14,7 +14,7 @@ from .template import Template, parse_template
 from .validate import ALNUM, LETTERS, Check, describe, is_list, join, shown
 
 __all__ = ["ROLES", "content_from_wire", "message_from_wire", "messages_from_render",
-           "shape_content", "needs_shaping", "as_text", "check_meta", "check_icons"]
+           "shape_content", "as_text", "check_meta", "check_icons"]
 
 ROLES = ("user", "assistant")
 
@@ -383,12 +383,6 @@ def as_text(block):
     return "[%s %s, base64] %s" % (kind, block["mimeType"], block["data"])  # image, audio
 
 
-def needs_shaping(block):
-    """True when ``shape_content`` could change the block for some revision."""
-    return (block["type"] in ("audio", "resource_link") or "_meta" in block
-            or "annotations" in block or "_meta" in block.get("resource", ()))
-
-
 def _text_block(text, annotations):
     block = {"type": "text", "text": text}
     if annotations is not None:
@@ -398,7 +392,7 @@ def _text_block(text, annotations):
 
 def shape_content(block, rev):
     """The block as revision ``rev`` defines it (called when ``rev.content_as_is`` is false
-    and ``needs_shaping(block)``).
+    and ``methods.needs_shaping(block)``).
 
     2025-11-25 prompts "Prompt Messages" lists the content kinds; what an older revision
     does not know is never sent raw. Audio without ``rev.audio``, resource links without

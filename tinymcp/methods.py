@@ -203,12 +203,18 @@ def _get_result(call, prompt, messages, limits):
     return result
 
 
+def needs_shaping(block):
+    """True when ``content.shape_content`` could change the block for some revision (here,
+    so that text prompts are served to every revision without importing ``content``)."""
+    return (block["type"] in ("audio", "resource_link") or "_meta" in block
+            or "annotations" in block or "_meta" in block.get("resource", ()))
+
+
 def _shaped(rev, prompt, messages):
     """The ``prompts/get`` result of ``messages`` as revision ``rev`` defines it."""
     if not rev.content_as_is:
-        blocks = content_module()
-        messages = [m if not blocks.needs_shaping(m["content"]) else
-                    {"role": m["role"], "content": blocks.shape_content(m["content"], rev)}
+        messages = [m if not needs_shaping(m["content"]) else
+                    {"role": m["role"], "content": content_module().shape_content(m["content"], rev)}
                     for m in messages]
     result = {"messages": messages}
     if prompt.description is not None:

@@ -25,8 +25,9 @@ _content = None
 
 def content_module():
     """The ``content`` module, imported when first needed: by a prompt not of the common
-    shape (``from_wire``), a ``render`` callable's result, a get under a revision that
-    reshapes content. A config of plain text prompts is served without it."""
+    shape (``from_wire``), a ``render`` callable's result, a get of a block that the
+    client's revision reshapes. A config of plain text prompts is served without it, to
+    every revision."""
     global _content
     if _content is None:
         from . import content as _content
