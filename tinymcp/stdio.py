@@ -269,7 +269,7 @@ class _Direct:
                 if not data:
                     reading = False
                     self._poll.unregister(in_fd)
-                    self._eof_deadline = time.monotonic() + DRAIN_SECONDS
+                    self._drain_from_now()
             if self._timers:
                 self._run_timers()
                 self._flush()
@@ -285,7 +285,7 @@ class _Direct:
             except OSError:
                 written = 0  # (_flush says why, and gives up)
             if written and self._eof_deadline is not None:
-                self._eof_deadline = time.monotonic() + DRAIN_SECONDS  # (see _flush)
+                self._drain_from_now()  # (it read some: see _flush)
             if written == len(data):
                 return
             data = data[written:]
@@ -306,7 +306,7 @@ class _Direct:
             try:
                 del out[:os.write(self.wire, out)]
                 if self._eof_deadline is not None:
-                    self._eof_deadline = time.monotonic() + DRAIN_SECONDS
+                    self._drain_from_now()
                 continue
             except (BlockingIOError, InterruptedError):
                 pass
@@ -321,6 +321,11 @@ class _Direct:
                              "the end of input" % DRAIN_SECONDS)
                     self.gone = True
                 return
+
+    def _drain_from_now(self):
+        """Output may go unread for ``DRAIN_SECONDS`` from now: set at EOF (or when stdin
+        hangs up), and again each time the peer reads some of it."""
+        self._eof_deadline = time.monotonic() + DRAIN_SECONDS
 
     def _wait_writable(self, deadline):
         """Wait until stdout takes more; True when the wait should end the flush."""
@@ -338,7 +343,7 @@ class _Direct:
             elif fd == self.in_fd and events & select.POLLHUP and self._eof_deadline is None:
                 # the host closed stdin while not reading stdout: the flush is bounded from
                 # now, as after EOF (what it sent before is still served while it lasts)
-                self._eof_deadline = time.monotonic() + DRAIN_SECONDS
+                self._drain_from_now()
                 return False
         return deadline is None and self.stopping
 
