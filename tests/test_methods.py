@@ -174,12 +174,29 @@ def _get_both_ways(prompt, rev, arguments, limits):
         except InvalidParams as exc:
             return exc.message
 
-    first = prompt.get_frames is None or rev not in prompt.get_frames
     fast = outcome(lambda: _framed(prompt, rev, arguments, limits))
-    if first:
-        assert fast is None  # (a first get makes no frame)
-        fast = outcome(lambda: _framed(prompt, rev, arguments, limits))
     return fast, outcome(lambda: encode(_get_result(call, prompt, render(prompt, arguments), limits))[:-1])
+
+
+def test_a_prompts_first_get_is_answered_from_its_frame(monkeypatch):
+    """A template prompt's first get under a revision makes its frame and answers from it,
+    not the general way; a get the frame cannot serve (past the cheap render bound) still
+    takes the general way."""
+    import tinymcp.methods as methods
+    general = methods._get_result
+    taken = []
+    monkeypatch.setattr(methods, "_get_result", lambda *a: taken.append(a) or general(*a))
+    for version in ("2025-06-18", "2025-11-25"):
+        wire = Wire({"limits": {"max_render_bytes": 120}, "prompts": [
+            {"name": "p", "arguments": [{"name": "a"}], "messages": [{"role": "user", "text": "<{a}>"}]}]})
+        wire.initialize(version)
+        assert wire.result("prompts/get", {"name": "p", "arguments": {"a": "owl"}})["messages"] == [
+            {"role": "user", "content": {"type": "text", "text": "<owl>"}}]
+        assert taken == []
+        assert wire.result("prompts/get", {"name": "p", "arguments": {"a": "x" * 9}})["messages"][0][
+            "content"]["text"] == "<xxxxxxxxx>"  # (11 characters * 12 > 120)
+        assert len(taken) == 1
+        taken.clear()
 
 
 def test_a_stateless_get_is_the_same_either_way():
@@ -285,7 +302,7 @@ def test_a_fixed_text_like_a_gap_never_takes_a_value(block, fixed):
             wire = Wire({"prompts": [prompt]})
             wire.initialize(version)
             results = [wire.result("prompts/get", {"name": "p", "arguments": {"a": "XYZ"}})
-                       for _ in range(3)]  # (a frame is made at the second)
+                       for _ in range(3)]  # (the frame made at the first)
             assert results[0] == results[1] == results[2]
             first = results[0]["messages"][0]["content"]
             assert "XYZ" in (first.get("text") or first.get("uri")), (version, first)

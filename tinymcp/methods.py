@@ -225,17 +225,15 @@ def _shaped(rev, prompt, messages):
 def _framed(prompt, rev, arguments, limits):
     """The encoded ``prompts/get`` result of template prompt ``prompt`` for ``arguments``
     (checked): its frame (``_frame``) with each template's text quoted into its gap; byte
-    for byte what ``_get_result`` would encode. None where there is no frame (nor yet, at
-    a prompt's first get under ``rev``: one got once needs none), and where the cheap
-    bound on ``max_render_bytes`` does not hold (``_get_result`` then decides)."""
+    for byte what ``_get_result`` would encode (the frame made at the prompt's first get
+    under ``rev``). None where there is no frame, and where the cheap bound on
+    ``max_render_bytes`` does not hold (``_get_result`` then decides)."""
     frames = prompt.get_frames
     if frames is None:
         frames = prompt.get_frames = {}
     frame = frames.get(rev)
-    if frame is None or frame is True:
-        frames[rev] = frame = frame is None or _frame(prompt, rev)
-        if frame is True:
-            return None
+    if frame is None:
+        frame = frames[rev] = _frame(prompt, rev)
     if frame is False:
         return None
     head, gaps, size = frame
@@ -251,11 +249,12 @@ def _framed(prompt, rev, arguments, limits):
     return "".join(out).encode("ascii")
 
 
-#: what stands in for template ``i``'s text while a frame is made (``_GAP % i``), and
-#: what is quoted into its gap to check the frame
+#: what stands in for template ``i``'s text while a frame is made (``_GAP % i``; the
+#: first ones made once), and its head and tail as ``quote`` writes them
 _GAP_HEAD, _GAP_TAIL = "\ue000tinymcp gap ", "\ue001"
 _GAP = _GAP_HEAD + "%d" + _GAP_TAIL
-_PROBE = "\ue002tinymcp probe %d\ue003"
+_MARKS = tuple(_GAP % i for i in range(8))
+_GAP_QUOTED = "\\ue000tinymcp gap ", "\\ue001"
 
 
 def _frame(prompt, rev):
@@ -264,15 +263,19 @@ def _frame(prompt, rev):
     in the order they come, each with its template and the part after it), and the
     characters ``rendered_size`` counts outside those values. False where it cannot be
     cut so: a value made part of a text (a block ``rev`` turns into text), a fixed text
-    that reads as a gap, a result that does not encode; and where quoting other texts into
-    the gaps does not give what encoding them does (the frame is checked so)."""
+    that reads as a gap, a result that does not encode.
+
+    Each value's stand-in found once, whole (a JSON string of its own), and no other,
+    quoting any text into its gap gives what encoding it does: a JSON string encodes alone,
+    and ``_shaped`` decides nothing by a templated value (what it reads of one it puts into
+    a longer text, which leaves no frame). tests/test_methods.py holds the two ways byte
+    for byte on generated prompts."""
     tpls = templates(prompt)
-    marks = [_GAP % i for i in range(len(tpls))]
-    probes = [_PROBE % i for i in range(len(tpls))]
+    marks = _MARKS[:len(tpls)] if len(tpls) <= len(_MARKS) else [_GAP % i for i in range(len(tpls))]
     try:
         messages = filled(prompt, marks)
         data = _encoded_result(rev, prompt, messages)
-        head, tail = quote(_GAP_HEAD)[1:-1], quote(_GAP_TAIL)[1:-1]
+        head, tail = _GAP_QUOTED
         pieces, order, at = [], [], 0
         start = data.find(head)
         while start >= 0:  # (one pass: each gap found after the one before)
@@ -285,9 +288,6 @@ def _frame(prompt, rev):
             start = data.find(head, at)
         pieces.append(data[at:])
         if sorted(order) != list(range(len(tpls))):
-            return False
-        if pieces[0] + "".join(quote(probes[i]) + piece for i, piece in zip(order, pieces[1:])) \
-                != _encoded_result(rev, prompt, filled(prompt, probes)):
             return False
     except Exception:  # (a result that does not encode: the general path says so)
         return False

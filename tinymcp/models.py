@@ -160,8 +160,8 @@ class Prompt:
         self._listing = None  # revision shape -> listing dict, made on first prompts/list
         #: ``fill_of(self)``, made at the first get (``prompts.check_arguments``), not at load
         self.fill = None
-        #: revision -> its encoded prompts/get result with gaps for the texts (``methods``):
-        #: True once got under it (made at the second get), False where there is none
+        #: revision -> its encoded prompts/get result with gaps for the texts (``methods``,
+        #: made at the first get under it), False where there is none
         self.get_frames = None
 
     def _key(self):
