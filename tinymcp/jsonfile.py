@@ -55,11 +55,11 @@ def load(data, name):
 def _parse(text, data):
     """``(value, suspect)``: suspect when ``text`` (``data`` decoded) may hold a key given
     twice in one object."""
-    objects = []
-    keep = objects.append
+    sizes = []  # (each object's keys, counted as it is made: while it is in the cache)
+    keep = sizes.append
 
     def made(obj):
-        keep(obj)
+        keep(len(obj))
         return obj
 
     scan = hooked_scanner(made)
@@ -80,7 +80,7 @@ def _parse(text, data):
             return loads(text), True  # loads says what is wrong (StopIteration: no value)
         if end != len(text) and text[end:].strip(_BLANK):
             return loads(text), True  # "Extra data"
-        keys = sum(map(len, objects))
+        keys = sum(sizes)
     # Each key is followed by one colon, so the colons in the text are at least the keys
     # in the text, which are at least the keys parsed: when the first equals the last (no
     # colon in any string), no key was given twice, at the cost of one count.
