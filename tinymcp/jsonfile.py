@@ -218,8 +218,9 @@ def _where(name, text, pos):
 
 def _not_utf8(data, start):
     """``(line, column, message)`` for bytes that are not UTF-8 from ``start`` on."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or _utf16(data.count(b"\x00"), len(data)):
-        return 1, 1, "the file is UTF-16, not UTF-8: save it as UTF-8"
+    wide = _wide(data.count(b"\x00"), len(data), data[:4])
+    if wide:
+        return 1, 1, "the file is %s, not UTF-8: save it as UTF-8" % wide
     line_start = data.rfind(b"\n", 0, start) + 1
     line = data.count(b"\n", 0, start) + 1
     column = len(data[line_start:start].decode("utf-8")) + 1
@@ -234,17 +235,25 @@ def _not_utf8(data, start):
     return line, column, message + "; save it as UTF-8"
 
 
-def _utf16(nuls, size):
-    """Whether so many NULs say UTF-16 (every other byte of its ASCII text is one)."""
-    return nuls * 4 >= size > 0
+def _wide(nuls, size, head=b""):
+    """"UTF-32" or "UTF-16" when a file of ``size`` bytes (or characters, decoded as
+    UTF-8), ``nuls`` of them NUL, says so by its byte order mark (``head``: its first
+    bytes) or by its NULs (three in four bytes of UTF-32's ASCII text, every other one of
+    UTF-16's); else None."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) or nuls * 8 >= size * 5 > 0:
+        return "UTF-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or nuls * 4 >= size > 0:
+        return "UTF-16"
+    return None
 
 
 def explain(text, exc):
     """``(position or None, message)`` for the error ``exc`` raised parsing ``text``."""
     if not text.strip(_BLANK):
         return 0, 'the file is empty: a config is a JSON object, at least {"prompts": []}'
-    if _utf16(text.count("\x00"), len(text)):
-        return 0, "the file is UTF-16, not UTF-8: save it as UTF-8"
+    wide = _wide(text.count("\x00"), len(text))
+    if wide:
+        return 0, "the file is %s, not UTF-8: save it as UTF-8" % wide
     if isinstance(exc, RecursionError):
         pos = _deeper_than(text, 500)
         return pos, "nested too deeply to parse (more than 500 levels of [ and { by here)"
@@ -312,6 +321,10 @@ def _decoder_error(text, msg, pos):
         return end, _cut_short(text, end)
     c = text[pos]
     found = "found %r" % c
+    if msg.startswith(("Expecting value", "Expecting ','")):
+        number = _bad_number(text, pos)
+        if number is not None:
+            return number
     if msg.startswith("Expecting value"):
         return pos, _no_value(text, pos, found)
     if msg.startswith("Expecting property name"):
@@ -338,6 +351,46 @@ def _decoder_error(text, msg, pos):
     if msg.startswith("Extra data"):
         return pos, _extra(c)
     return pos, msg  # (a message this version of json has and we do not know)
+
+
+#: a number as JSON writes it
+_JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+#: numbers JSON does not allow, as people write them: (pattern, what it is, the JSON
+#: number for the match, or None to say how to write one)
+_NUMBER_MISTAKES = (
+    (r"(-?)0[xX]([0-9a-fA-F]+)", "a hexadecimal number",
+     lambda m: "%s%d" % (m.group(1), int(m.group(2), 16))),
+    (r"\+(" + _JSON_NUMBER + ")", "a number with a + sign", lambda m: m.group(1)),
+    (r"(-?)0+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)", "a number with a leading zero",
+     lambda m: m.group(1) + m.group(2)),
+    (r"(-?)(\.[0-9]+(?:[eE][-+]?[0-9]+)?)", "a number starting with '.'",
+     lambda m: "%s0%s" % (m.group(1), m.group(2))),
+    (r"(-?[0-9]+)\.", "a number ending in '.'", lambda m: "%s or %s.0" % (m.group(1), m.group(1))),
+    (r"-?[0-9]+(?:\.[0-9]+)?[eE][-+]?", "an exponent without digits", lambda m: None),
+)
+
+
+def _bad_number(text, pos):
+    """``(position, message)`` for a number JSON does not allow where the decoder stopped
+    at ``pos`` (at its start, or within it), or None."""
+    import re
+    start = pos
+    while start > 0 and text[start - 1] not in _DELIMITERS:
+        start -= 1
+    token = re.compile(r'[^\s{}\[\],:"]+').match(text, start)
+    if token is None:
+        return None
+    for pattern, what, write in _NUMBER_MISTAKES:
+        match = re.fullmatch(pattern, token.group())
+        if match:
+            number = write(match)
+            return start, "%s, which JSON does not allow: %s" % (
+                what, "write %s" % number if number else "write digits after the e, as in 1.5e3")
+    return None
+
+
+#: what ends a bare token (a number, a word, or a mistake)
+_DELIMITERS = frozenset(' \t\r\n{}[],:"')
 
 
 def _cut_short(text, end):
