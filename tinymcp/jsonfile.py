@@ -322,9 +322,9 @@ def _decoder_error(text, msg, pos):
     c = text[pos]
     found = "found %r" % c
     if msg.startswith(("Expecting value", "Expecting ','")):
-        number = _bad_number(text, pos)
-        if number is not None:
-            return number
+        token = _bad_token(text, pos)
+        if token is not None:
+            return token
     if msg.startswith("Expecting value"):
         return pos, _no_value(text, pos, found)
     if msg.startswith("Expecting property name"):
@@ -367,12 +367,16 @@ _NUMBER_MISTAKES = (
      lambda m: "%s0%s" % (m.group(1), m.group(2))),
     (r"(-?[0-9]+)\.", "a number ending in '.'", lambda m: "%s or %s.0" % (m.group(1), m.group(1))),
     (r"-?[0-9]+(?:\.[0-9]+)?[eE][-+]?", "an exponent without digits", lambda m: None),
+    (r"-?[0-9]+(?:_[0-9]+)+", "a number with '_' between digits", lambda m: m.group().replace("_", "")),
+    (r"(-?[0-9]+(?:\.[0-9]+)?)[A-Za-z%]+", "a number with a unit",
+     lambda m: '%s, or "%s" for text' % (m.group(1), m.group())),
 )
 
 
-def _bad_number(text, pos):
-    """``(position, message)`` for a number JSON does not allow where the decoder stopped
-    at ``pos`` (at its start, or within it), or None."""
+def _bad_token(text, pos):
+    """``(position, message)`` for a bare token where the decoder stopped at ``pos`` (at
+    its start, or within it): a number JSON does not allow, or a word the decoder took the
+    start of as a value (``12a``, ``1.2.3``, ``truex``); else None."""
     import re
     start = pos
     while start > 0 and text[start - 1] not in _DELIMITERS:
@@ -386,6 +390,8 @@ def _bad_number(text, pos):
             number = write(match)
             return start, "%s, which JSON does not allow: %s" % (
                 what, "write %s" % number if number else "write digits after the e, as in 1.5e3")
+    if start < pos:  # (a value ended inside the token: not a number, nor true/false/null)
+        return start, 'a string without double quotes: write "%s"' % token.group()
     return None
 
 
