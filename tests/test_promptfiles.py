@@ -346,3 +346,29 @@ def test_toml_without_tomllib_is_a_clear_problem():
 ])
 def test_prompt_names(relpath, name, expected):
     assert promptfiles.prompt_name(relpath, name) == expected
+
+
+def test_a_role_marker_inside_a_code_fence_is_text():
+    # Bug: a file that shows a marker in a fenced block (how to write one) was cut there,
+    # and an unknown role shown so was an error
+    text = ("Write a prompt file like this one:\n\n```markdown\nHello.\n<!-- role: assistant -->\n"
+            "Hi.\n<!-- role: system -->\n```\n\n~~~~\n<!-- role: assistant -->\n~~~\n"
+            "still fenced\n~~~~~\n<!-- role: assistant -->\nDone.\n")
+    assert rendered("doc.md", text) == [
+        ("user", "Write a prompt file like this one:\n\n```markdown\nHello.\n<!-- role: assistant -->"
+                 "\nHi.\n<!-- role: system -->\n```\n\n~~~~\n<!-- role: assistant -->\n~~~\n"
+                 "still fenced\n~~~~~"),
+        ("assistant", "Done.")]
+
+
+@pytest.mark.parametrize("fence", ["    ```", "``` a`b", "`` x"])
+def test_what_opens_no_code_fence_leaves_markers_as_markers(fence):
+    # (indented four spaces: an indented code block's line; a backtick in a backtick
+    # fence's info: inline code; two backticks: too few)
+    text = "%s\nA\n<!-- role: assistant -->\nB\n" % fence
+    assert rendered("f.md", text) == [("user", "%s\nA" % fence), ("assistant", "B")]
+
+
+def test_an_unclosed_code_fence_runs_to_the_end_of_the_file():
+    text = "A\n```\n<!-- role: assistant -->\nB\n"
+    assert rendered("f.md", text) == [("user", "A\n```\n<!-- role: assistant -->\nB")]

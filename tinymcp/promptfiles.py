@@ -45,6 +45,7 @@ HOST_KEYS = frozenset((
     "handoffs", "target", "infer", "agents", "excludeAgent", "advancedOptions", "mcp-servers"))
 _ROLES = ("user", "assistant")
 _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
+_FENCES = ("```", "~~~")
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
@@ -208,10 +209,17 @@ def _declared(arguments):
 
 def _segments(result, body, first_line):
     """``(role, line, text)`` of each message: a ``<!-- role: user -->`` or ``<!-- role:
-    assistant -->`` line starts one; text before the first marker is a user message."""
+    assistant -->`` line starts one; text before the first marker is a user message. Within
+    a fenced code block a marker is text (a file that shows one, as this doc does)."""
     out, role, start, lines = [], "user", first_line, []
     explicit = False
+    fence = None  # (character, length) of the fence the lines are in
     for number, line in enumerate(body.split("\n"), first_line):
+        if fence is not None or line.lstrip(" ")[:3] in _FENCES:
+            was, fence = fence, _fenced(line, fence)
+            if fence is not None or was is not None:
+                lines.append(line)  # (a fence's lines, from its opening to its closing)
+                continue
         marker = _marker(line)
         if marker is None:
             lines.append(line)
@@ -223,6 +231,23 @@ def _segments(result, body, first_line):
         role, start, lines, explicit = marker, number, [], True
     _segment(result, out, role, start, lines, explicit)
     return out
+
+
+def _fenced(line, fence):
+    """The fence open after ``line``, given ``fence`` open before it (CommonMark: up to
+    three spaces, then three or more backticks or tildes, an opening backtick fence's info
+    without a backtick; a closing fence of the same character, at least as long, with
+    nothing after it). None when no fence is open after it."""
+    text = line.lstrip(" ")
+    indent = len(line) - len(text)
+    if indent > 3 or text[:3] not in _FENCES:
+        return fence
+    char = text[0]
+    length = len(text) - len(text.lstrip(char))
+    info = text[length:]
+    if fence is None:
+        return None if char == "`" and "`" in info else (char, length)
+    return None if char == fence[0] and length >= fence[1] and not info.strip(" \t\r") else fence
 
 
 def _marker(line):
