@@ -193,10 +193,35 @@ def test_a_claude_code_command_maps_positions_to_the_hint_and_arguments_to_one_m
 
 
 def test_dollar_ten_is_dollar_one_then_a_zero_and_positions_without_a_hint_are_argN():
-    result = parsed("c.md", "Pay $10 to $2.\n")
+    text = "---\nmodel: x\n---\nPay $10 to $2.\n"
+    result = parsed("c.md", text)
     assert result.prompt["arguments"] == [{"name": "arg1", "description": "Argument 1"},
                                           {"name": "arg2", "description": "Argument 2"}]
-    assert rendered("c.md", "Pay $10 to $2.\n", arg1="7", arg2="Bo") == [("user", "Pay 70 to Bo.")]
+    assert rendered("c.md", text, arg1="7", arg2="Bo") == [("user", "Pay 70 to Bo.")]
+
+
+@pytest.mark.parametrize("text", [
+    "Our plan costs $5 a seat, $50 a year, $10 a month or $1.50 a day; $1,000 once, $0.99 too.\n",
+    "Compare $2 with $3.\n",
+])
+def test_a_plain_markdown_file_with_amounts_is_not_a_command(text):
+    # Bug: "$5" in a plain Markdown prompt made it a command with an optional argument arg5
+    # (and "$50" that argument then a 0): only $ARGUMENTS, $0 or $1 not in an amount say so
+    result = parsed("price.md", text)
+    assert result.format == "mcp" and "arguments" not in result.prompt
+    assert rendered("price.md", text) == [("user", text.strip())]
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Fix issue $1, then $2.\n", ["arg1", "arg2"]),
+    ("Fix issue $1.\n", ["arg1"]),
+    ("Start at $0 and costs $5.\n", ["arg1", "arg6"]),
+    ("Pay $1,x\n", ["arg1"]),
+])
+def test_a_body_with_a_first_position_is_a_command(text, names):
+    result = parsed("c.md", text)
+    assert result.format == "command"
+    assert [a["name"] for a in result.prompt["arguments"]] == names
 
 
 def test_dollar_zero_or_an_index_counts_from_zero_as_claude_code_does_now():

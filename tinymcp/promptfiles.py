@@ -15,9 +15,9 @@ Formats, by file name and then front matter (README, "Prompt files", says the sa
   ``icons``, ``arguments``; ``{{arg}}`` placeholders; ``<!-- role: assistant -->``
   lines start messages) unless it reads as a Claude Code or Codex command: front matter
   with a key those hosts use (``argument-hint``, ``allowed-tools``, ``model``...) or a
-  body using ``$ARGUMENTS`` or ``$0``..``$9``, and none of ``title``, ``icons`` or MCP
-  ``arguments`` (a list of objects). In a command, ``$ARGUMENTS`` is the optional argument
-  ``arguments``; ``$1``..``$9`` (one digit: ``$10`` is ``$1`` then ``0``) are optional
+  body using ``$ARGUMENTS``, ``$0`` or ``$1`` (not an amount: ``$10``, ``$1.50``), and
+  none of ``title``, ``icons`` or MCP ``arguments`` (a list of objects). In a command,
+  ``$ARGUMENTS`` is the optional argument ``arguments``; ``$1``..``$9`` (one digit: ``$10`` is ``$1`` then ``0``) are optional
   positional arguments, counted from ``$0`` when the file uses ``$0`` or
   ``$ARGUMENTS[N]`` (Claude Code's numbering) and from ``$1`` otherwise, named from
   ``argument-hint`` where it names them; ``$name`` of Claude Code's ``arguments:`` list is
@@ -169,8 +169,11 @@ def _is_command(front, body):
     if any(key in HOST_KEYS for key in front) or isinstance(arguments, (str, list)):
         return True
     at = body.find("$")
-    while at >= 0:
-        if body[at + 1:at + 2].isdigit() or body.startswith("ARGUMENTS", at + 1):
+    while at >= 0:  # ($ARGUMENTS, or a first position: $0 or $1, not an amount such as
+        # $10, $1.50 or $1,000; a file with only $5 in it is text that names a price)
+        if body.startswith("ARGUMENTS", at + 1) or (
+                body[at + 1:at + 2] in ("0", "1") and not body[at + 2:at + 3].isdigit()
+                and not (body[at + 2:at + 3] in (".", ",") and body[at + 3:at + 4].isdigit())):
             return True
         at = body.find("$", at + 1)
     return False
