@@ -56,6 +56,25 @@ def test_the_messages_are_the_same_without_the_c_scanner(case, monkeypatch):
     assert problem(case["file"], (BROKEN / case["file"]).read_bytes()) == [case["expect"]]
 
 
+@pytest.mark.parametrize("text, expect", [
+    # Bug: what follows a value and is not a word (";", ")", "=", a sign, a no-break space)
+    # was called a string without double quotes; it is a separator gone wrong
+    ('{"a": 1; "b": 2}', "c.json:1:8: expected ',' or '}' after the item, found ';'"),
+    ('[1, 2)', "c.json:1:6: expected ',' or ']' after the item, found ')'"),
+    ('{"a": 1=2}', "c.json:1:8: expected ',' or '}' after the item, found '='"),
+    ('{"a": 5\u20ac}', "c.json:1:8: expected ',' or '}' after the item, found '\u20ac'"),
+    ('{"a": 1\u00a0}', "c.json:1:8: expected ',' or '}' after the item, found '\\xa0'"),
+    # Bug: the number to write was not JSON either (a leading zero kept)
+    ('{"a": 0_5}', "c.json:1:7: a number with '_' between digits, which JSON does not allow: write 5"),
+    ('{"a": 030s}', 'c.json:1:7: a string without double quotes: write "030s"'),
+])
+@pytest.mark.parametrize("scanner", ["c", "python"])
+def test_a_token_cut_short_is_a_string_only_when_it_is_a_word(text, expect, scanner, monkeypatch):
+    if scanner == "python":
+        monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
+    assert problem("c.json", text.encode("utf-8")) == [expect]
+
+
 def test_a_byte_order_mark_is_accepted():
     assert parse_config("c.json", b'\xef\xbb\xbf{"prompts": []}') == {"prompts": []}
 

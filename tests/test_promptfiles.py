@@ -224,6 +224,24 @@ def test_a_body_with_a_first_position_is_a_command(text, names):
     assert [a["name"] for a in result.prompt["arguments"]] == names
 
 
+def test_a_front_matter_command_with_a_later_position_keeps_shell_variables_as_text():
+    # Bug: once "$2" alone no longer made a body a command, a front-matter command using
+    # only $2 took $ENV for a required Codex argument
+    text = "---\nmodel: x\n---\nDeploy $2 to $ENV\n"
+    assert [a["name"] for a in parsed("d.md", text).prompt["arguments"]] == ["arg2"]
+    assert rendered("d.md", text, arg2="main") == [("user", "Deploy main to $ENV")]
+
+
+@pytest.mark.parametrize("text, names", [
+    ("---\nmodel: x\n---\nSquare $\u00b2 and $1\n", ["arg1"]),
+    # ($ARGUMENTS[ makes positions count from 0: $1 is the second)
+    ("---\nmodel: x\n---\nFirst $ARGUMENTS[\u00b2] then $1\n", ["arguments", "arg2"]),
+])
+def test_a_digit_that_is_not_ascii_is_no_position(text, names):
+    # Bug: "$\u00b2" (a superscript two) was read as a position, and int() raised
+    assert [a["name"] for a in parsed("s.md", text).prompt["arguments"]] == names
+
+
 def test_dollar_zero_or_an_index_counts_from_zero_as_claude_code_does_now():
     text = "First $0, second $ARGUMENTS[1], all $ARGUMENTS\n"
     assert [a["name"] for a in parsed("z.md", text).prompt["arguments"]] == ["arg1", "arg2", "arguments"]

@@ -367,8 +367,8 @@ _NUMBER_MISTAKES = (
      lambda m: "%s0%s" % (m.group(1), m.group(2))),
     (r"(-?[0-9]+)\.", "a number ending in '.'", lambda m: "%s or %s.0" % (m.group(1), m.group(1))),
     (r"-?[0-9]+(?:\.[0-9]+)?[eE][-+]?", "an exponent without digits", lambda m: None),
-    (r"-?[0-9]+(?:_[0-9]+)+", "a number with '_' between digits", lambda m: m.group().replace("_", "")),
-    (r"(-?[0-9]+(?:\.[0-9]+)?)[A-Za-z%]+", "a number with a unit",
+    (r"-?[0-9]+(?:_[0-9]+)+", "a number with '_' between digits", lambda m: str(int(m.group()))),
+    (r"(" + _JSON_NUMBER + r")[A-Za-z%]+", "a number with a unit",
      lambda m: '%s, or "%s" for text' % (m.group(1), m.group())),
 )
 
@@ -381,7 +381,7 @@ def _bad_token(text, pos):
     start = pos
     while start > 0 and text[start - 1] not in _DELIMITERS:
         start -= 1
-    token = re.compile(r'[^\s{}\[\],:"]+').match(text, start)
+    token = re.compile(r'[^ \t\r\n{}\[\],:"]+').match(text, start)  # (to a delimiter)
     if token is None:
         return None
     for pattern, what, write in _NUMBER_MISTAKES:
@@ -390,8 +390,10 @@ def _bad_token(text, pos):
             number = write(match)
             return start, "%s, which JSON does not allow: %s" % (
                 what, "write %s" % number if number else "write digits after the e, as in 1.5e3")
-    if start < pos:  # (a value ended inside the token: not a number, nor true/false/null)
-        return start, 'a string without double quotes: write "%s"' % token.group()
+    word = token.group()
+    if start < pos and all(c.isalnum() or c in "._+-" for c in word):
+        # (a value ended inside a word: not a number, nor true/false/null)
+        return start, 'a string without double quotes: write "%s"' % word
     return None
 
 

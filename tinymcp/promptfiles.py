@@ -47,6 +47,8 @@ _ROLES = ("user", "assistant")
 _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
 _FENCES = ("```", "~~~")
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_DIGITS = frozenset("0123456789")
+_FIRST_DIGITS = frozenset("01")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
 
@@ -168,12 +170,21 @@ def _is_command(front, body):
         return False
     if any(key in HOST_KEYS for key in front) or isinstance(arguments, (str, list)):
         return True
+    return _positional(body, first_only=True)
+
+
+def _positional(body, first_only=False):
+    """True when ``body`` uses ``$ARGUMENTS`` or a position ``$0``..``$9``; with
+    ``first_only`` (what makes a plain ``.md`` a command), only a first position, ``$0`` or
+    ``$1``, that is not in an amount such as ``$10``, ``$1.50`` or ``$1,000`` (a body with
+    only ``$5`` in it names a price)."""
     at = body.find("$")
-    while at >= 0:  # ($ARGUMENTS, or a first position: $0 or $1, not an amount such as
-        # $10, $1.50 or $1,000; a file with only $5 in it is text that names a price)
-        if body.startswith("ARGUMENTS", at + 1) or (
-                body[at + 1:at + 2] in ("0", "1") and not body[at + 2:at + 3].isdigit()
-                and not (body[at + 2:at + 3] in (".", ",") and body[at + 3:at + 4].isdigit())):
+    while at >= 0:
+        if body.startswith("ARGUMENTS", at + 1):
+            return True
+        digit, after = body[at + 1:at + 2], body[at + 2:at + 4]
+        if digit in (_FIRST_DIGITS if first_only else _DIGITS) and not (first_only and (
+                after[:1] in _DIGITS or (after[:1] in (".", ",") and after[1:] in _DIGITS))):
             return True
         at = body.find("$", at + 1)
     return False
@@ -368,7 +379,7 @@ def _dollar_pieces(body, named):
     """``body`` as literal strings and placeholders ``(kind, key)``: ``('all', None)``,
     ``('index', digit)``, ``('name', name)`` or ``('upper', NAME)`` (Codex)."""
     named = sorted(named, key=len, reverse=True)
-    codex = not named and not _is_command({}, body)
+    codex = not named and not _positional(body)  # (Codex names: no $ARGUMENTS, no $N)
     out, at, start = [], 0, 0
     while True:
         at = body.find("$", at)
@@ -393,10 +404,10 @@ def _placeholder(body, at, named, codex):
     """``(length, kind, key)`` of the placeholder at ``body[at]`` (a '$'), or None."""
     if body.startswith("ARGUMENTS", at + 1):
         inner = body[at + 11:at + 12] if body.startswith("]", at + 12) else ""
-        if body.startswith("[", at + 10) and inner.isdigit():
+        if body.startswith("[", at + 10) and inner in _DIGITS:
             return 13, "index", int(inner)  # $ARGUMENTS[0]: Claude Code's first
         return 10, "all", None
-    if body[at + 1:at + 2].isdigit():
+    if body[at + 1:at + 2] in _DIGITS:  # (ASCII: "$²" is text)
         return 2, "index", int(body[at + 1])  # (one digit: $10 is $1 then '0')
     for name in named:
         if body.startswith(name, at + 1) and body[at + 1 + len(name):at + 2 + len(name)] not in _WORD:
