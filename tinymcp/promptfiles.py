@@ -17,8 +17,8 @@ Formats, by file name and then front matter (README, "Prompt files", says the sa
   with a key those hosts use (``argument-hint``, ``allowed-tools``, ``model``...) or a
   body using ``$ARGUMENTS``, ``$0`` or ``$1`` (not an amount: ``$10``, ``$1.50``), and
   none of ``title``, ``icons`` or MCP ``arguments`` (a list of objects). In a command,
-  ``$ARGUMENTS`` is the optional argument ``arguments``; ``$1``..``$9`` (one digit: ``$10`` is ``$1`` then ``0``) are optional
-  positional arguments, counted from ``$0`` when the file uses ``$0`` or
+  ``$ARGUMENTS`` is the optional argument ``arguments``; ``$1``..``$9`` (one digit:
+  ``$10`` is ``$1`` then ``0``) are optional positional arguments, counted from ``$0`` when the file uses ``$0`` or
   ``$ARGUMENTS[N]`` (Claude Code's numbering) and from ``$1`` otherwise, named from
   ``argument-hint`` where it names them; ``$name`` of Claude Code's ``arguments:`` list is
   the optional argument ``name``; without those, Codex's ``$UPPER_CASE`` names are
@@ -224,7 +224,7 @@ def _declared(arguments):
 def _segments(result, body, first_line):
     """``(role, line, text)`` of each message: a ``<!-- role: user -->`` or ``<!-- role:
     assistant -->`` line starts one; text before the first marker is a user message. Within
-    a fenced code block a marker is text (a file that shows one, as this doc does)."""
+    a fenced code block a marker is text (a file that shows how to write one)."""
     out, role, start, lines = [], "user", first_line, []
     explicit = False
     fence = None  # (character, length) of the fence the lines are in
