@@ -18,11 +18,11 @@ Formats, by file name and then front matter (README, "Prompt files", says the sa
   body using ``$ARGUMENTS``, ``$0`` or ``$1`` (not an amount: ``$10``, ``$1.50``), and
   none of ``title``, ``icons`` or MCP ``arguments`` (a list of objects). In a command,
   ``$ARGUMENTS`` is the optional argument ``arguments``; ``$1``..``$9`` (one digit:
-  ``$10`` is ``$1`` then ``0``) are optional positional arguments, counted from ``$0`` when the file uses ``$0`` or
-  ``$ARGUMENTS[N]`` (Claude Code's numbering) and from ``$1`` otherwise, named from
-  ``argument-hint`` where it names them; ``$name`` of Claude Code's ``arguments:`` list is
-  the optional argument ``name``; without those, Codex's ``$UPPER_CASE`` names are
-  required arguments. ``\\$`` and ``$$`` keep a dollar literal.
+  ``$10`` is ``$1`` then ``0``) are optional positional arguments, counted from ``$0``
+  when the file uses ``$0`` or ``$ARGUMENTS[N]`` (Claude Code's numbering) and from ``$1``
+  otherwise, named from ``argument-hint`` where it names them; ``$name`` of Claude Code's
+  ``arguments:`` list is the optional argument ``name``; without those, Codex's
+  ``$UPPER_CASE`` names are required arguments. ``\\$`` and ``$$`` keep a dollar literal.
 
 Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 (``@path``, ``@{path}``) inclusions are never run or read, and values are inserted
