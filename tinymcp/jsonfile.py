@@ -378,19 +378,20 @@ def _bad_token(text, pos):
     its start, or within it): a number JSON does not allow, or a word the decoder took the
     start of as a value (``12a``, ``1.2.3``, ``truex``); else None."""
     import re
-    start = pos
+    start = end = pos
     while start > 0 and text[start - 1] not in _DELIMITERS:
         start -= 1
-    token = re.compile(r'[^ \t\r\n{}\[\],:"]+').match(text, start)  # (to a delimiter)
-    if token is None:
+    while end < len(text) and text[end] not in _DELIMITERS:
+        end += 1
+    word = text[start:end]
+    if not word:
         return None
     for pattern, what, write in _NUMBER_MISTAKES:
-        match = re.fullmatch(pattern, token.group())
+        match = re.fullmatch(pattern, word)
         if match:
             number = write(match)
             return start, "%s, which JSON does not allow: %s" % (
                 what, "write %s" % number if number else "write digits after the e, as in 1.5e3")
-    word = token.group()
     if start < pos and all(c.isalnum() or c in "._+-" for c in word):
         # (a value ended inside a word: not a number, nor true/false/null)
         return start, 'a string without double quotes: write "%s"' % word
@@ -398,7 +399,7 @@ def _bad_token(text, pos):
 
 
 #: what ends a bare token (a number, a word, or a mistake)
-_DELIMITERS = frozenset(' \t\r\n{}[],:"')
+_DELIMITERS = frozenset(_BLANK + '{}[],:"')
 
 
 def _cut_short(text, end):

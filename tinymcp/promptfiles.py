@@ -229,11 +229,10 @@ def _segments(result, body, first_line):
     explicit = False
     fence = None  # (character, length) of the fence the lines are in
     for number, line in enumerate(body.split("\n"), first_line):
-        if fence is not None or line.lstrip(" ")[:3] in _FENCES:
-            was, fence = fence, _fenced(line, fence)
-            if fence is not None or was is not None:
-                lines.append(line)  # (a fence's lines, from its opening to its closing)
-                continue
+        was, fence = fence, _fenced(line, fence)
+        if fence is not None or was is not None:
+            lines.append(line)  # (a fence's lines, from its opening to its closing)
+            continue
         marker = _marker(line)
         if marker is None:
             lines.append(line)
