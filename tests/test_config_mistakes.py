@@ -75,6 +75,31 @@ def test_a_token_cut_short_is_a_string_only_when_it_is_a_word(text, expect, scan
     assert problem("c.json", text.encode("utf-8")) == [expect]
 
 
+@pytest.mark.parametrize("text, expect", [
+    # a word one slip from true, false or null is named as the literal or as text; a word
+    # further away is text, as the decoder read it
+    ('{"a": flase}', 'c.json:1:7: a word JSON does not know: write false, or "flase" for text'),
+    ('{"a": [nul]}', 'c.json:1:8: a word JSON does not know: write null, or "nul" for text'),
+    ('{"a": Nonee}', 'c.json:1:7: a word JSON does not know: write null, or "Nonee" for text'),
+    ('{"a": tree}', 'c.json:1:7: a string without double quotes: write "tree"'),
+    ('{"a": tru story}', 'c.json:1:7: a string without double quotes: write "tru story"'),
+    ('{"a": True}', "c.json:1:7: True is not JSON: write true"),
+    # the decoder reads NaN or Infinity at the start of a word and refuses it: the word is
+    # named at its place, not the constant without one
+    ('{"a": [1, Infinityy]}', 'c.json:1:11: a string without double quotes: write "Infinityy"'),
+    ('{"a": -Infinity2}', 'c.json:1:7: a string without double quotes: write "-Infinity2"'),
+    ('{"a": -Infinity}', "c.json:1:7: -Infinity is not a JSON number: write a number, or null"),
+    ('{"a": 0xZZ}', "c.json:1:7: '0x' without hexadecimal digits after it, which JSON does not "
+                    'allow: write the number in decimal, or "0xZZ" for text'),
+    ('{"a": -0x1f}', "c.json:1:7: a hexadecimal number, which JSON does not allow: write -31"),
+])
+@pytest.mark.parametrize("scanner", ["c", "python"])
+def test_a_word_near_a_literal_and_a_word_after_a_constant_are_named(text, expect, scanner, monkeypatch):
+    if scanner == "python":
+        monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
+    assert problem("c.json", text.encode("utf-8")) == [expect]
+
+
 def test_a_byte_order_mark_is_accepted():
     assert parse_config("c.json", b'\xef\xbb\xbf{"prompts": []}') == {"prompts": []}
 

@@ -20,7 +20,7 @@ token, to name each duplicate and its line.
 
 from .errors import ConfigError
 from .jsonrpc import MAX_INT_DIGITS, hooked_scanner, loads
-from .validate import join, line_column
+from .validate import close_match, join, line_column
 
 __all__ = ["load", "duplicates"]
 
@@ -355,21 +355,24 @@ def _decoder_error(text, msg, pos):
 
 #: a number as JSON writes it
 _JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
-#: numbers JSON does not allow, as people write them: (pattern, what it is, the JSON
-#: number for the match, or None to say how to write one)
+#: numbers JSON does not allow, as people write them: (pattern, what it is, what to
+#: write instead, for the match)
 _NUMBER_MISTAKES = (
     (r"(-?)0[xX]([0-9a-fA-F]+)", "a hexadecimal number",
-     lambda m: "%s%d" % (m.group(1), int(m.group(2), 16))),
-    (r"\+(" + _JSON_NUMBER + ")", "a number with a + sign", lambda m: m.group(1)),
+     lambda m: "write %s%d" % (m.group(1), int(m.group(2), 16))),
+    (r"-?0[xX]\w*", "'0x' without hexadecimal digits after it",
+     lambda m: 'write the number in decimal, or "%s" for text' % m.group()),
+    (r"\+(" + _JSON_NUMBER + ")", "a number with a + sign", lambda m: "write " + m.group(1)),
     (r"(-?)0+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)", "a number with a leading zero",
-     lambda m: m.group(1) + m.group(2)),
+     lambda m: "write " + m.group(1) + m.group(2)),
     (r"(-?)(\.[0-9]+(?:[eE][-+]?[0-9]+)?)", "a number starting with '.'",
-     lambda m: "%s0%s" % (m.group(1), m.group(2))),
-    (r"(-?[0-9]+)\.", "a number ending in '.'", lambda m: "%s or %s.0" % (m.group(1), m.group(1))),
-    (r"-?[0-9]+(?:\.[0-9]+)?[eE][-+]?", "an exponent without digits", lambda m: None),
-    (r"-?[0-9]+(?:_[0-9]+)+", "a number with '_' between digits", lambda m: str(int(m.group()))),
+     lambda m: "write %s0%s" % (m.group(1), m.group(2))),
+    (r"(-?[0-9]+)\.", "a number ending in '.'", lambda m: "write %s or %s.0" % (m.group(1), m.group(1))),
+    (r"-?[0-9]+(?:\.[0-9]+)?[eE][-+]?", "an exponent without digits",
+     lambda m: "write digits after the e, as in 1.5e3"),
+    (r"-?[0-9]+(?:_[0-9]+)+", "a number with '_' between digits", lambda m: "write %d" % int(m.group())),
     (r"(" + _JSON_NUMBER + r")[A-Za-z%]+", "a number with a unit",
-     lambda m: '%s, or "%s" for text' % (m.group(1), m.group())),
+     lambda m: 'write %s, or "%s" for text' % (m.group(1), m.group())),
 )
 
 
@@ -389,9 +392,7 @@ def _bad_token(text, pos):
     for pattern, what, write in _NUMBER_MISTAKES:
         match = re.fullmatch(pattern, word)
         if match:
-            number = write(match)
-            return start, "%s, which JSON does not allow: %s" % (
-                what, "write %s" % number if number else "write digits after the e, as in 1.5e3")
+            return start, "%s, which JSON does not allow: %s" % (what, write(match))
     if start < pos and all(c.isalnum() or c in "._+-" for c in word):
         # (a value ended inside a word: not a number, nor true/false/null)
         return start, 'a string without double quotes: write "%s"' % word
@@ -426,6 +427,9 @@ def _no_value(text, pos, found):
             return "%s is not JSON: write %s" % (word, literal)
         import re
         run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(_BLANK)
+        near = close_match(word.lower(), _LITERALS, 0.8) if run == word else None
+        if near is not None:  # (tru, flase, nul)
+            return 'a word JSON does not know: write %s, or "%s" for text' % (_LITERALS[near], word)
         return 'a string without double quotes: write "%s"' % run
     return 'expected a value (a "string", a number, true, false, null, [...] or {...}), %s' % found
 
@@ -491,6 +495,8 @@ def _refused(text, message):
         token = match.group()
         if token in ("NaN", "Infinity", "-Infinity"):
             return match.start(), "%s is not a JSON number: write a number, or null" % token
+        if token.startswith(("NaN", "Infinity", "-Infinity")):  # (the decoder took its start)
+            return match.start(), 'a string without double quotes: write "%s"' % token
         digits = token.lstrip("-")
         if len(digits) > MAX_INT_DIGITS and digits[:MAX_INT_DIGITS + 1].isdigit():
             return match.start(), "a number of more than %d digits: write it as a string" % MAX_INT_DIGITS

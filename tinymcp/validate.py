@@ -61,11 +61,11 @@ def line_column(text, pos):
     return text.count("\n", 0, pos) + 1, pos - line_start + 1
 
 
-def close_match(key, allowed):
+def close_match(key, allowed, cutoff=0.7):
     """The one of ``allowed`` that ``key`` was most likely meant to be, or None (for a
     "did you mean" in a message)."""
     import difflib  # only on the error path
-    found = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=0.7)
+    found = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=cutoff)
     return found[0] if found else None
 
 
