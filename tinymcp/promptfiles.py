@@ -145,6 +145,8 @@ def _front_matter(result, text):
 def _lenient_hint(text):
     """Claude Code's own examples write ``argument-hint: [pr] [priority]`` unquoted, which
     YAML reads as a list (followed by text): the hint is taken as the text it is."""
+    if "argument-hint" not in text and "argument_hint" not in text:
+        return text
     out = []
     for line in text.split("\n"):
         key, colon, value = line.partition(":")
@@ -226,6 +228,9 @@ def _segments(result, body, first_line):
     assistant -->`` line starts one; text before the first marker is a user message. Within
     a fenced code block a marker is text (a file that shows how to write one)."""
     out, role, start, lines = [], "user", first_line, []
+    if _MARKER_OPEN not in body:  # (no marker: the whole body is one user message)
+        _segment(result, out, role, start, body.split("\n"), False)
+        return out
     explicit = False
     fence = None  # (character, length) of the fence the lines are in
     for number, line in enumerate(body.split("\n"), first_line):

@@ -37,9 +37,9 @@ class YamlError(TinyMCPError, ValueError):
         self.line, self.column, self.message = line, column, message
 
 
-_NULLS = ("null", "Null", "NULL", "~")
-_TRUE = ("true", "True", "TRUE")
-_FALSE = ("false", "False", "FALSE")
+#: the plain words that are no text
+_WORDS = {"null": None, "Null": None, "NULL": None, "~": None, "true": True, "True": True,
+          "TRUE": True, "false": False, "False": False, "FALSE": False}
 _ESCAPES = {"n": "\n", "t": "\t", "\t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "/": "/", " ": " ",
             "b": "\b", "f": "\f", "e": "\x1b", "a": "\x07", "v": "\x0b", "N": "\x85", "_": "\xa0",
             "L": "\u2028", "P": "\u2029"}
@@ -48,6 +48,10 @@ _RESERVED = {"&": "anchors", "*": "aliases", "!": "tags", "%": "directives", "@"
              "|": "block text markers ('|', '>') followed by more text",
              ">": "block text markers ('|', '>') followed by more text"}
 _FLOW = "[]{},"  # (a plain key or value cannot start with one)
+#: what a plain value may start with and still be refused (as an indicator, a list item, a
+#: comment or a colon); a value starting otherwise is text, a number or a word of ``_WORDS``
+_INDICATORS = frozenset(_RESERVED) | frozenset(_FLOW + "#-:")
+_NUMBER_START = frozenset("0123456789+-.")  # (what a number, .inf or 0x starts with)
 _MAX_DEPTH = 100  # lists and mappings inside each other
 _MAX_DIGITS = 100  # in a number
 
@@ -61,33 +65,35 @@ def load(text):
 
 
 class _Line:
-    __slots__ = ("number", "indent", "text")
+    __slots__ = ("number", "indent", "text", "item")
 
     def __init__(self, number, indent, text):
         self.number, self.indent, self.text = number, indent, text
+        self.item = _is_item(text)  # (asked of most lines more than once)
 
 
 class _Reader:
     def __init__(self, text):
         self.lines = {}
-        self.rows = []  # every line: (number, raw text)
-        for number, raw in enumerate(text.split("\n"), 1):
-            raw = raw[:-1] if raw.endswith("\r") else raw
-            if "\r" in raw:
-                raise YamlError(number, raw.index("\r") + 1, "a carriage return inside a line "
-                                "(end lines with '\\n' or '\\r\\n')")
-            self.rows.append((number, raw))
+        self.rows = list(enumerate(text.split("\n"), 1))  # every line: (number, raw text)
+        if "\r" in text:
+            for i, (number, raw) in enumerate(self.rows):
+                raw = raw[:-1] if raw.endswith("\r") else raw
+                if "\r" in raw:
+                    raise YamlError(number, raw.index("\r") + 1, "a carriage return inside a line "
+                                    "(end lines with '\\n' or '\\r\\n')")
+                self.rows[i] = (number, raw)
         if text.endswith("\n"):
             self.rows.pop()  # (what follows the last newline is no line)
         self.at = 0  # index into rows of the next line to read
-        self.peeked = (-1, None)  # (self.at, the line peek found there)
+        self.peeked_at, self.peeked = -1, None  # (self.at, the line peek found there)
 
     # --- lines ---------------------------------------------------------------------------
 
     def peek(self):
         """The next line with content (skipping blank and comment-only lines), or None."""
-        if self.peeked[0] == self.at:
-            return self.peeked[1]
+        if self.peeked_at == self.at:
+            return self.peeked
         while self.at < len(self.rows):
             number, raw = self.rows[self.at]
             stripped = raw.lstrip(" ")
@@ -99,8 +105,8 @@ class _Reader:
                 raise YamlError(number, indent + 1, "a tab in the indentation (indent with spaces)")
             if stripped.startswith(("---", "...")) and (len(stripped) == 3 or stripped[3] in " \t#"):
                 raise YamlError(number, 1, "a second document (one mapping of keys only)")
-            self.peeked = (self.at, _Line(number, indent, stripped))
-            return self.peeked[1]
+            self.peeked_at, self.peeked = self.at, _Line(number, indent, stripped)
+            return self.peeked
         return None
 
     def document(self):
@@ -119,7 +125,7 @@ class _Reader:
         """The mapping or sequence whose lines start at column ``indent``."""
         line = self.peek()
         _nest(path, line.number, indent)
-        if _is_item(line.text):
+        if line.item:
             return self.sequence(indent, path)
         return self.mapping(indent, path)
 
@@ -139,15 +145,16 @@ class _Reader:
                     return out
                 if line.indent > indent:
                     raise YamlError(line.number, line.indent + 1, "indentation that fits no key above it")
-                if _is_item(line.text):
+                if line.item:
                     raise YamlError(line.number, indent + 1, "a list item where a key was expected")
                 number, column, text = line.number, indent, line.text
                 self.at += 1
             key, rest, value_column = self.key(number, column, text)
             if key in out:
                 raise YamlError(number, column + 1, "key %r given twice" % key)
-            self.lines[path + (key,)] = number
-            out[key] = self.value(number, value_column, rest, indent, path + (key,), True)
+            key_path = path + (key,)
+            self.lines[key_path] = number
+            out[key] = self.value(number, value_column, rest, indent, key_path, True)
 
     def sequence(self, indent, path):
         out = []
@@ -157,7 +164,7 @@ class _Reader:
                 return out
             if line.indent > indent:
                 raise YamlError(line.number, line.indent + 1, "indentation that fits no item above it")
-            if not _is_item(line.text):
+            if not line.item:
                 return out  # (a key after a sequence at its key's indentation)
             item_path = path + (len(out),)
             self.lines[item_path] = line.number
@@ -165,7 +172,7 @@ class _Reader:
             column = indent + len(line.text) - len(rest)
             if _is_item(rest):  # a sequence in a sequence, on one line: its first item is
                 _nest(item_path, line.number, column)  # read again, as if on a line of its own
-                self.peeked = (self.at, _Line(line.number, column, rest))
+                self.peeked_at, self.peeked = self.at, _Line(line.number, column, rest)
                 out.append(self.sequence(column, item_path))
                 continue
             self.at += 1
@@ -183,10 +190,13 @@ class _Reader:
         if rest in ("|", "|-", "|+", ">", ">-", ">+"):
             return self.block_text(indent, rest, number)
         if rest:
-            value = self.inline(number, column, rest, len(path))
+            if rest[0] in "[{\"'":
+                value = _enclosed(rest, number, column, len(path))
+            else:
+                value = _plain(rest, number, column)
             line = self.peek()
             if line is not None and line.indent > indent:
-                if _is_item(line.text) or _is_key(line.text):
+                if line.item or _is_key(line.text):
                     raise YamlError(line.number, line.indent + 1, "indentation that fits no %s above it"
                                     % ("key" if in_mapping else "item"))
                 raise YamlError(line.number, line.indent + 1, "a value that goes on over more lines "
@@ -196,11 +206,11 @@ class _Reader:
         if line is None:
             return None
         if line.indent > indent:
-            if not (_is_item(line.text) or _is_key(line.text)):
+            if not (line.item or _is_key(line.text)):
                 raise YamlError(line.number, line.indent + 1, "a value on the line below its %s (write it "
                                 "on the same line)" % ("key" if in_mapping else "'-'"))
             return self.block(line.indent, path)
-        if in_mapping and line.indent == indent and _is_item(line.text):
+        if in_mapping and line.indent == indent and line.item:
             _nest(path, line.number, indent)
             return self.sequence(indent, path)
         return None
@@ -225,7 +235,7 @@ class _Reader:
                 widest = (own, row_number)
             lines.append(raw[body_indent:] if body_indent is not None else "")
             self.at += 1
-        self.peeked = (-1, None)
+        self.peeked_at, self.peeked = -1, None
         text = _fold(lines) if style[0] == ">" else "\n".join(lines)
         if style.endswith("+"):
             return text + "\n" if lines else ""
@@ -245,7 +255,7 @@ class _Reader:
             if rest[:1] not in ("", " ", "\t"):
                 raise YamlError(number, column + len(text) - len(rest) + 1, "expected a space after ':'")
         else:
-            if _reserved(text, False):
+            if text[0] in _RESERVED and _reserved(text, False):
                 raise YamlError(number, column + 1, "%s are not supported (plain data only)"
                                 % _reserved(text, False))
             if text[0] in "[{":
@@ -262,23 +272,25 @@ class _Reader:
             if key == "<<":
                 raise YamlError(number, column + 1, "merge keys are not supported (plain data only)")
             rest = text[split + 1:]
-        return key, rest.lstrip(" \t"), column + len(text) - len(rest.lstrip(" \t"))
-
-    def inline(self, number, column, text, depth):
-        if text[0] in "[{\"'":
-            if text[0] in "[{":
-                value, end = _flow(text, 0, number, column, depth)
-            else:
-                value, end = _quoted(text, 0, number, column)
-            rest = text[end:]
-            if rest.strip(" \t") and not (rest[0] in " \t" and rest.lstrip(" \t").startswith("#")):
-                raise YamlError(number, column + end + 1, "text after the closing %s"
-                                % ("bracket" if text[0] in "[{" else "quote"))
-            return value
-        return _plain(text, number, column)
+        rest = rest.lstrip(" \t")
+        return key, rest, column + len(text) - len(rest)
 
 
 # --- scalars and flow collections --------------------------------------------------------------
+
+def _enclosed(text, number, column, depth):
+    """The value of a line's ``text`` that starts with a bracket or a quote: nothing but a
+    comment may follow where it closes."""
+    if text[0] in "[{":
+        value, end = _flow(text, 0, number, column, depth)
+    else:
+        value, end = _quoted(text, 0, number, column)
+    rest = text[end:]
+    if rest.strip(" \t") and not (rest[0] in " \t" and rest.lstrip(" \t").startswith("#")):
+        raise YamlError(number, column + end + 1, "text after the closing %s"
+                        % ("bracket" if text[0] in "[{" else "quote"))
+    return value
+
 
 def _nest(path, number, column):
     """A collection at ``path`` is one level deeper than its parent's: refused past the
@@ -322,7 +334,7 @@ def _comment_at(text):
 def _colon(text):
     """Where ``key: value`` splits (a ':' followed by a space, a tab or the end, before
     any comment), or -1."""
-    end = _comment_at(text)
+    end = _comment_at(text) if "#" in text else len(text)
     at = text.find(":", 0, end)
     while at >= 0:
         if at + 1 == len(text) or text[at + 1] in " \t":
@@ -333,7 +345,7 @@ def _colon(text):
 
 def _strip_comment(text):
     """``text`` without a trailing `` # comment`` (quotes and brackets respected)."""
-    if text[:1] in ("\"", "'", "[", "{"):
+    if text[:1] in ("\"", "'", "[", "{") or "#" not in text:
         return text.rstrip(" \t")  # (comments after these are taken off by their readers)
     return text[:_comment_at(text)].rstrip(" \t")
 
@@ -347,18 +359,19 @@ def _reserved(text, flow):
 
 
 def _plain(text, number, column, flow=False):
-    if _reserved(text, flow):
-        raise YamlError(number, column + 1, "%s are not supported (quote the value)" % _reserved(text, flow))
-    if _is_item(text) or text.startswith((": ", ":\t")) or text == ":" or text[0] in _FLOW + "#":
-        raise YamlError(number, column + 1, "a value cannot start with %r (quote the value)" % text[0])
-    if _colon(text) >= 0:
+    first = text[0]
+    if first in _INDICATORS:
+        if _reserved(text, flow):
+            raise YamlError(number, column + 1, "%s are not supported (quote the value)"
+                            % _reserved(text, flow))
+        if _is_item(text) or text.startswith((": ", ":\t")) or text == ":" or first in _FLOW + "#":
+            raise YamlError(number, column + 1, "a value cannot start with %r (quote the value)" % first)
+    if ":" in text and _colon(text) >= 0:
         raise YamlError(number, column + _colon(text) + 1, "': ' inside a value (quote the value)")
-    if text in _NULLS:
-        return None
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
+    if text in _WORDS:
+        return _WORDS[text]
+    if first not in _NUMBER_START:
+        return text
     number_value = _number(text, number, column)
     if number_value is not None:
         return number_value
