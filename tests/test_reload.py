@@ -215,3 +215,54 @@ def test_a_config_file_of_null_is_refused_not_taken_for_no_config(tmp_path):
         with pytest.raises(ConfigError) as err:
             load()
         assert err.value.problems == [("config", "expected an object, got null")]
+
+
+class _Clock:
+    """A fake monotonic clock and loop: ``call_later`` records each delay and callback."""
+
+    def __init__(self):
+        self.now, self.later = 100.0, []
+
+    def __call__(self):
+        return self.now
+
+    def call_later(self, delay, callback):
+        self.later.append((delay, callback))
+        return self
+
+    def cancel(self):
+        pass
+
+    def add_signal_handler(self, signum, callback):
+        pass
+
+
+@pytest.mark.parametrize("check_takes, next_in", [
+    (0.0002, 0.1),  # a small folder: every 0.1 s
+    (0.009, 0.9),   # 1,000 files stat'ed in 9 ms: every 0.9 s, 1% of a CPU
+    (0.09, 9.0),    # 10,000: every 9 s (it was every 0.1 s: a CPU kept nearly busy)
+])
+def test_a_watch_check_that_takes_long_puts_the_next_off_in_proportion(
+        tmp_path, monkeypatch, check_takes, next_in):
+    from tinymcp import reload
+    from tinymcp.server import Server
+    path = tmp_path / "c.json"
+    write_config(str(path), named_config(["alpha"]))
+    clock = _Clock()
+    monkeypatch.setattr(reload, "monotonic", clock)
+    source = reload.ConfigFile(str(path), watch=True)
+    server = Server(source.load())
+    signatures = []
+
+    def signature():  # (the check's walk, taking its time)
+        clock.now += check_takes
+        signatures.append(clock.now)
+        return source.loaded
+
+    monkeypatch.setattr(source, "signature", signature)
+    source.attach(clock, server)
+    assert [d for d, _ in clock.later] == [reload.WATCH_INTERVAL]
+    for _ in range(3):
+        clock.later[-1][1]()
+    assert len(signatures) == 3
+    assert [d for d, _ in clock.later[1:]] == [pytest.approx(next_in)] * 3
