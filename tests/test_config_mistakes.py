@@ -67,15 +67,6 @@ def test_the_messages_are_the_same_without_the_c_scanner(case, monkeypatch):
     # Bug: the number to write was not JSON either (a leading zero kept)
     ('{"a": 0_5}', "c.json:1:7: a number with '_' between digits, which JSON does not allow: write 5"),
     ('{"a": 030s}', 'c.json:1:7: a string without double quotes: write "030s"'),
-])
-@pytest.mark.parametrize("scanner", ["c", "python"])
-def test_a_token_cut_short_is_a_string_only_when_it_is_a_word(text, expect, scanner, monkeypatch):
-    if scanner == "python":
-        monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
-    assert problem("c.json", text.encode("utf-8")) == [expect]
-
-
-@pytest.mark.parametrize("text, expect", [
     # a word one slip from true, false or null is named as the literal or as text; a word
     # further away is text, as the decoder read it
     ('{"a": flase}', 'c.json:1:7: a word JSON does not know: write false, or "flase" for text'),
@@ -94,7 +85,7 @@ def test_a_token_cut_short_is_a_string_only_when_it_is_a_word(text, expect, scan
     ('{"a": -0x1f}', "c.json:1:7: a hexadecimal number, which JSON does not allow: write -31"),
 ])
 @pytest.mark.parametrize("scanner", ["c", "python"])
-def test_a_word_near_a_literal_and_a_word_after_a_constant_are_named(text, expect, scanner, monkeypatch):
+def test_a_bare_token_gets_its_exact_message(text, expect, scanner, monkeypatch):
     if scanner == "python":
         monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
     assert problem("c.json", text.encode("utf-8")) == [expect]

@@ -345,8 +345,8 @@ def _colon(text):
 
 def _strip_comment(text):
     """``text`` without a trailing `` # comment`` (quotes and brackets respected)."""
-    if text[:1] in ("\"", "'", "[", "{") or "#" not in text:
-        return text.rstrip(" \t")  # (comments after these are taken off by their readers)
+    if "#" not in text or text[:1] in ("\"", "'", "[", "{"):
+        return text.rstrip(" \t")  # (no comment, or one that the quoted or flow reader takes off)
     return text[:_comment_at(text)].rstrip(" \t")
 
 
