@@ -67,21 +67,29 @@ def test_the_messages_are_the_same_without_the_c_scanner(case, monkeypatch):
     # Bug: the number to write was not JSON either (a leading zero kept)
     ('{"a": 0_5}', "c.json:1:7: a number with '_' between digits, which JSON does not allow: write 5"),
     ('{"a": 030s}', 'c.json:1:7: a string without double quotes: write "030s"'),
-    # a word one slip from true, false or null is named as the literal or as text; a word
-    # further away is text, as the decoder read it
-    ('{"a": flase}', 'c.json:1:7: a word JSON does not know: write false, or "flase" for text'),
-    ('{"a": [nul]}', 'c.json:1:8: a word JSON does not know: write null, or "nul" for text'),
-    ('{"a": Nonee}', 'c.json:1:7: a word JSON does not know: write null, or "Nonee" for text'),
+    # a word one slip from true, false or null is text, as the decoder read it, or that
+    # literal; a word further away, or several, is text only. (Review: the literal was
+    # offered first, and "one" and "nonce" were taken for null, near Python's None)
+    ('{"a": flase}', 'c.json:1:7: a string without double quotes: write "flase", or false if that was meant'),
+    ('{"a": [nul]}', 'c.json:1:8: a string without double quotes: write "nul", or null if that was meant'),
+    ('{"a": truee}', 'c.json:1:7: a string without double quotes: write "truee", or true if that was meant'),
+    ('{"a": one}', 'c.json:1:7: a string without double quotes: write "one"'),
+    ('{"a": nonce}', 'c.json:1:7: a string without double quotes: write "nonce"'),
     ('{"a": tree}', 'c.json:1:7: a string without double quotes: write "tree"'),
     ('{"a": tru story}', 'c.json:1:7: a string without double quotes: write "tru story"'),
     ('{"a": True}', "c.json:1:7: True is not JSON: write true"),
-    # the decoder reads NaN or Infinity at the start of a word and refuses it: the word is
-    # named at its place, not the constant without one
+    # the decoder reads NaN or Infinity at the start of a token and refuses it: a word is
+    # named at its place, and the constant where something else follows it
     ('{"a": [1, Infinityy]}', 'c.json:1:11: a string without double quotes: write "Infinityy"'),
     ('{"a": -Infinity2}', 'c.json:1:7: a string without double quotes: write "-Infinity2"'),
     ('{"a": -Infinity}', "c.json:1:7: -Infinity is not a JSON number: write a number, or null"),
-    ('{"a": 0xZZ}', "c.json:1:7: '0x' without hexadecimal digits after it, which JSON does not "
-                    'allow: write the number in decimal, or "0xZZ" for text'),
+    ('{"a": NaN/2}', "c.json:1:7: NaN is not a JSON number: write a number, or null"),
+    ('{"a": NaN// c\n}', "c.json:1:7: NaN is not a JSON number: write a number, or null"),
+    ('{"a": 0xZZ}', "c.json:1:7: a hexadecimal number with digits other than 0-9 and a-f, which JSON "
+                    'does not allow: write the number in decimal, or "0xZZ" for text'),
+    ('{"a": 0xFFg}', "c.json:1:7: a hexadecimal number with digits other than 0-9 and a-f, which JSON "
+                     'does not allow: write the number in decimal, or "0xFFg" for text'),
+    ('{"a": 0xFF_FF}', "c.json:1:7: a hexadecimal number, which JSON does not allow: write 65535"),
     ('{"a": -0x1f}', "c.json:1:7: a hexadecimal number, which JSON does not allow: write -31"),
 ])
 @pytest.mark.parametrize("scanner", ["c", "python"])

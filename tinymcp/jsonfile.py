@@ -358,9 +358,11 @@ _JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 #: numbers JSON does not allow, as people write them: (pattern, what it is, what to
 #: write instead, for the match)
 _NUMBER_MISTAKES = (
-    (r"(-?)0[xX]([0-9a-fA-F]+)", "a hexadecimal number",
+    (r"(-?)0[xX]([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)", "a hexadecimal number",
      lambda m: "write %s%d" % (m.group(1), int(m.group(2), 16))),
-    (r"-?0[xX]\w*", "'0x' without hexadecimal digits after it",
+    (r"-?0[xX]", "'0x' without hexadecimal digits after it",
+     lambda m: 'write the number in decimal, or "%s" for text' % m.group()),
+    (r"-?0[xX]\w+", "a hexadecimal number with digits other than 0-9 and a-f",
      lambda m: 'write the number in decimal, or "%s" for text' % m.group()),
     (r"\+(" + _JSON_NUMBER + ")", "a number with a + sign", lambda m: "write " + m.group(1)),
     (r"(-?)0+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)", "a number with a leading zero",
@@ -393,10 +395,26 @@ def _bad_token(text, pos):
         match = re.fullmatch(pattern, word)
         if match:
             return start, "%s, which JSON does not allow: %s" % (what, write(match))
-    if start < pos and all(c.isalnum() or c in "._+-" for c in word):
+    if start < pos and _is_word(word):
         # (a value ended inside a word: not a number, nor true/false/null)
-        return start, 'a string without double quotes: write "%s"' % word
+        return start, _unquoted(word)
     return None
+
+
+def _is_word(text):
+    return all(c.isalnum() or c in "._+-" for c in text)
+
+
+#: what a word one slip from (``tru``, ``flase``, ``nulll``) was likely meant to be
+_NEAR = ("true", "false", "null")
+
+
+def _unquoted(text, word=True):
+    """The message for ``text`` written without quotes; for a ``word`` one slip from true,
+    false or null, with that literal as the other way to read it."""
+    near = close_match(text.lower(), _NEAR, 0.8) if word else None
+    return 'a string without double quotes: write "%s"%s' % (
+        text, ", or %s if that was meant" % near if near else "")
 
 
 #: what ends a bare token (a number, a word, or a mistake)
@@ -427,10 +445,7 @@ def _no_value(text, pos, found):
             return "%s is not JSON: write %s" % (word, literal)
         import re
         run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(_BLANK)
-        near = close_match(word.lower(), _LITERALS, 0.8) if run == word else None
-        if near is not None:  # (tru, flase, nul)
-            return 'a word JSON does not know: write %s, or "%s" for text' % (_LITERALS[near], word)
-        return 'a string without double quotes: write "%s"' % run
+        return _unquoted(run, run == word)
     return 'expected a value (a "string", a number, true, false, null, [...] or {...}), %s' % found
 
 
@@ -493,10 +508,11 @@ def _refused(text, message):
     """``(position, message)`` for a value the parser refuses without saying where."""
     for match in _tokens(text):
         token = match.group()
-        if token in ("NaN", "Infinity", "-Infinity"):
-            return match.start(), "%s is not a JSON number: write a number, or null" % token
-        if token.startswith(("NaN", "Infinity", "-Infinity")):  # (the decoder took its start)
-            return match.start(), 'a string without double quotes: write "%s"' % token
+        for constant in ("NaN", "Infinity", "-Infinity"):
+            if token.startswith(constant):  # (the decoder refused it, alone or a word's start)
+                if token != constant and _is_word(token):
+                    return match.start(), _unquoted(token)
+                return match.start(), "%s is not a JSON number: write a number, or null" % constant
         digits = token.lstrip("-")
         if len(digits) > MAX_INT_DIGITS and digits[:MAX_INT_DIGITS + 1].isdigit():
             return match.start(), "a number of more than %d digits: write it as a string" % MAX_INT_DIGITS
