@@ -218,7 +218,7 @@ def test_a_config_file_of_null_is_refused_not_taken_for_no_config(tmp_path):
 
 
 class _Clock:
-    """A fake monotonic clock and loop: ``call_later`` records each delay and callback."""
+    """A fake clock (for ``perf_counter``) and loop: ``call_later`` records each delay and callback."""
 
     def __init__(self):
         self.now, self.later = 100.0, []
