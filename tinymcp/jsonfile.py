@@ -355,15 +355,19 @@ def _decoder_error(text, msg, pos):
 
 #: a number as JSON writes it
 _JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+
+
+def _in_decimal(match):
+    return 'write the number in decimal, or "%s" for text' % match.group()
+
+
 #: numbers JSON does not allow, as people write them: (pattern, what it is, what to
 #: write instead, for the match)
 _NUMBER_MISTAKES = (
     (r"(-?)0[xX]([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)", "a hexadecimal number",
      lambda m: "write %s%d" % (m.group(1), int(m.group(2), 16))),
-    (r"-?0[xX]", "'0x' without hexadecimal digits after it",
-     lambda m: 'write the number in decimal, or "%s" for text' % m.group()),
-    (r"-?0[xX]\w+", "a hexadecimal number with digits other than 0-9 and a-f",
-     lambda m: 'write the number in decimal, or "%s" for text' % m.group()),
+    (r"-?0[xX]", "'0x' without hexadecimal digits after it", _in_decimal),
+    (r"-?0[xX]\w+", "a hexadecimal number with digits other than 0-9 and a-f", _in_decimal),
     (r"\+(" + _JSON_NUMBER + ")", "a number with a + sign", lambda m: "write " + m.group(1)),
     (r"(-?)0+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)", "a number with a leading zero",
      lambda m: "write " + m.group(1) + m.group(2)),
