@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import PACKAGE, PACKAGE_DIR, server_env
+from conftest import INITIALIZED, PACKAGE, PACKAGE_DIR, initialize, line, req, server_env
 
 #: The package under test: the repo's tinymcp/, or a vendored copy (see conftest).
 PKG = PACKAGE_DIR
@@ -106,7 +106,7 @@ def test_only_stdlib_and_relative_imports(module):
     stdlib = getattr(sys, "stdlib_module_names", None)
     if stdlib is None:
         pytest.skip("sys.stdlib_module_names needs Python 3.10")
-    assert absolute <= set(stdlib) | {"__future__"}
+    assert absolute <= set(stdlib) | {"__future__", "_pypyjson"}  # (PyPy's _json, built into it)
 
 
 def test_version_is_a_literal():
@@ -117,8 +117,9 @@ def test_version_is_a_literal():
 
 
 #: the only modules outside the package that ``import tinymcp`` may load: C modules that load
-#: nothing else (``json`` would bring ``re`` and ``enum``; ``collections`` its five imports)
-IMPORT_MAY_LOAD = {"_json", "_collections"}
+#: nothing else (``json`` would bring ``re`` and ``enum``; ``collections`` its five imports);
+#: ``_pypyjson`` is PyPy's ``_json``
+IMPORT_MAY_LOAD = {"_json", "_pypyjson", "_collections"}
 
 
 def test_import_is_cheap_and_quiet():
@@ -139,6 +140,29 @@ def test_import_is_cheap_and_quiet():
     assert {PACKAGE + ".server", PACKAGE + ".session", PACKAGE + ".config"} <= ours
     assert not ours & {PACKAGE + ".stdio", PACKAGE + ".cli"}
     assert api - ours <= IMPORT_MAY_LOAD
+
+
+def test_a_config_file_is_loaded_and_served_without_json_or_re(tmp_path):
+    # (the accelerator json wraps, used directly: on PyPy, where json and re run without
+    # the JIT, importing them cost ~30 ms of a start, more than the bare loop's whole one)
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"prompts": [
+        {"name": "a", "arguments": [{"name": "x"}], "messages": [{"role": "user", "text": "hi {x}"}]},
+        {"name": "b", "description": "B", "messages": [{"role": "assistant", "text": "plain"}]}]}))
+    code = ("import sys; from %s.cli import main; main(['--config', sys.argv[1]]); "
+            "sys.stderr.write(' '.join(sorted(sys.modules)))" % PACKAGE)
+    requests = [initialize(), INITIALIZED, req(2, "prompts/list"),
+                req(3, "prompts/get", {"name": "a", "arguments": {"x": "there"}}),
+                req(4, "prompts/get", {"name": "b"}), req(5, "prompts/get", {"name": "c"})]
+    out = subprocess.run([sys.executable, "-S", "-c", code, str(config)], env=server_env(),
+                         input=b"".join(map(line, requests)), capture_output=True, check=True)
+    replies = [json.loads(reply) for reply in out.stdout.splitlines()]
+    assert [r["id"] for r in replies] == [1, 2, 3, 4, 5]
+    assert [p["name"] for p in replies[1]["result"]["prompts"]] == ["a", "b"]
+    assert replies[2]["result"]["messages"][0]["content"]["text"] == "hi there"
+    assert replies[3]["result"]["description"] == "B" and replies[4]["error"]["code"] == -32602
+    loaded = set(out.stderr.decode().split())
+    assert PACKAGE + ".jsonfile" in loaded and not loaded & {"json", "re", "enum"}
 
 
 def test_the_public_api_is_the_modules_own_objects():
