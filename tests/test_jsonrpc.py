@@ -225,19 +225,33 @@ class _Float(float):
     __str__ = __repr__
 
 
+class _Odd(float):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return True
+
+    __hash__ = float.__hash__
+
+
 class _Str(str):
     def __str__(self):
         return "not this"
 
 
+#: text that needs every kind of escape
+ESCAPES = "\u2028\u2029\x00\x1f\x7f\x80\ud800\udfff\U0001F600\"\\/\b\f\n\r\t plain"
+
 #: values whose encoding the Python encoder must match: every type, every kind of key,
 #: floats that repr rounds, text that needs every kind of escape, subclasses
 ENCODED = [
     {}, [], (), "", {"": []}, [[], {}, ()], (1, (2, "x")), [True, False, None],
-    {1: "a", -2: "b", 1.5: "c", True: "d", False: "e", None: "f", "g": 0, 10 ** 20: 1},
+    {1: "a", -2: "b", 1.5: "c", None: "f", "g": 0, 10 ** 20: 1}, {True: "d"}, {False: "e"},
+    {_Int(7): 1, _Float(0.25): 2},
     [0.1, -0.0, 0.0, 1e16, 1e-7, 123456789.123, 5e-324, 1.7976931348623157e308, 2 ** 0.5],
     [10 ** 40, -(10 ** 40), 0, -1, 2 ** 63],
-    "\u2028\u2029\x00\x1f\x7f\x80\ud800\udfff\U0001F600\"\\/\b\f\n\r\t plain",
+    ESCAPES,
     {"nested": [{"a": [{"b": None}]}], "k\u00e9\n": "v"},
     [_Int(5), _Float(1.5), _Str("s"), {_Int(3): _Float(2.0), _Str("k"): _Str("v"), _Float(0.5): 1}],
 ]
@@ -272,10 +286,12 @@ def test_the_python_encoder_writes_what_json_writes_and_fails_where_it_fails():
             assert dumps(value) == _json_encoded(value), value
         for bad in ({(1,): 1}, {"a": object()}, [b"bytes"], {1j: 0}):
             assert _raised(dumps, bad) == _raised(_json_encoded, bad) != None  # noqa: E711
-        for bad in ([float("nan")], {"a": float("inf")}, {float("-inf"): 1}, _Float("nan")):
-            kind, message = _raised(dumps, bad)
-            assert kind is ValueError is _raised(_json_encoded, bad)[0]
-            assert message.startswith("Out of range float values are not JSON compliant")
+        for bad, text in (([float("nan")], "nan"), ({"a": float("inf")}, "inf"),
+                          ({float("-inf"): 1}, "-inf"), (_Float("nan"), "nan")):
+            assert _raised(dumps, bad) == (ValueError, "Out of range float values are not JSON compliant: " + text)
+            assert _raised(_json_encoded, bad)[0] is ValueError
+        # (a float is judged by its value, as the C encoder does, not by its type's comparisons)
+        assert dumps([_Odd(2.5), {_Odd(-1.0): _Odd(0.5)}]) == '[2.5,{"-1.0":0.5}]'
         assert _raised(dumps, deep)[0] is RecursionError is _raised(_json_encoded, deep)[0]
 
 
@@ -294,7 +310,7 @@ def test_quote_is_made_of_a_raw_quoter_only_where_it_quotes_the_sample_as_json_d
     # (PyPy: _pypyjson.raw_encode_basestring_ascii, what its json.encoder uses)
     from tinymcp import jsonrpc
     monkeypatch.setattr(jsonrpc, "_c_ascii", None)
-    texts = [ENCODED[11], "", "plain", "\x7f\u00ff\uffff"]
+    texts = [ESCAPES, "", "plain", "\x7f\u00ff\uffff"]
 
     def raw(text):
         return _PY_QUOTE(text)[1:-1]
@@ -329,7 +345,7 @@ def test_scanner_falls_back_to_the_json_module_when_the_c_scanner_is_missing_or_
     def broken(context):
         raise TypeError("a future signature")
 
-    good = [json.dumps(v) for v in SAMPLES]
+    good = [json.dumps(v) for v in SAMPLES] + ['{"a":"NaN or -Infinity","b":[1e400]}']
     bad = [b'{"a":', b'"abc', b'{"a":NaN}', b'[1,]', b'{} x', b'"\\x"', b'1' * 4001]
     expected_errors = []
     for line in bad:

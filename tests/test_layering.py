@@ -145,23 +145,24 @@ def test_import_is_cheap_and_quiet():
 
 def test_a_config_file_is_loaded_and_served_without_json_or_re(tmp_path):
     # (the accelerator json wraps, used directly: on PyPy, where json and re run without
-    # the JIT, importing them cost ~30 ms of a start, more than the bare loop's whole one)
+    # the JIT, importing them cost ~30 ms of a start, more than the bare loop's whole one;
+    # NaN and Infinity in strings are text, not the constants only json's decoder refuses)
     config = tmp_path / "c.json"
     config.write_text(json.dumps({"prompts": [
         {"name": "a", "arguments": [{"name": "x"}], "messages": [{"role": "user", "text": "hi {x}"}]},
-        {"name": "b", "description": "B", "messages": [{"role": "assistant", "text": "plain"}]}]}))
+        {"name": "b", "description": "NaN or -Infinity", "messages": [{"role": "assistant", "text": "plain"}]}]}))
     code = ("import sys; from %s.cli import main; main(['--config', sys.argv[1]]); "
             "sys.stderr.write(' '.join(sorted(sys.modules)))" % PACKAGE)
     requests = [initialize(), INITIALIZED, req(2, "prompts/list"),
-                req(3, "prompts/get", {"name": "a", "arguments": {"x": "there"}}),
+                req(3, "prompts/get", {"name": "a", "arguments": {"x": "Infinity"}}),
                 req(4, "prompts/get", {"name": "b"}), req(5, "prompts/get", {"name": "c"})]
     out = subprocess.run([sys.executable, "-S", "-c", code, str(config)], env=server_env(),
                          input=b"".join(map(line, requests)), capture_output=True, check=True)
     replies = [json.loads(reply) for reply in out.stdout.splitlines()]
     assert [r["id"] for r in replies] == [1, 2, 3, 4, 5]
     assert [p["name"] for p in replies[1]["result"]["prompts"]] == ["a", "b"]
-    assert replies[2]["result"]["messages"][0]["content"]["text"] == "hi there"
-    assert replies[3]["result"]["description"] == "B" and replies[4]["error"]["code"] == -32602
+    assert replies[2]["result"]["messages"][0]["content"]["text"] == "hi Infinity"
+    assert replies[3]["result"]["description"] == "NaN or -Infinity" and replies[4]["error"]["code"] == -32602
     loaded = set(out.stderr.decode().split())
     assert PACKAGE + ".jsonfile" in loaded and not loaded & {"json", "re", "enum"}
 

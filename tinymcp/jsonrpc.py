@@ -229,13 +229,34 @@ def loads(text):
             return value
         return _json_module()[0].decode(text)  # raises "Extra data"
     # No C scanner (PyPy): its decoder takes no hooks (json.loads with hooks leaves it for
-    # a slow one), so the checking decoder only for text that could hold what it refuses.
-    if "NaN" not in text and "Infinity" not in text and not _long_digits(text):
+    # a slow one), so the checking decoder only for text that holds what it refuses (a
+    # NaN or Infinity read as a number, not one in a string) or an integer too long.
+    if not _long_digits(text):
         try:
-            return _plain_loads(text)
+            value = _plain_loads(text)
+            if ("NaN" not in text and "Infinity" not in text) or _all_finite(value):
+                return value
         except ValueError:
             pass  # (its messages differ: the checking decoder's are the ones we give)
     return _json_module()[0].decode(text)
+
+
+def _all_finite(value):
+    """Whether no float in ``value`` (decoded JSON) is NaN or infinite: where one is, the
+    text may have held NaN or Infinity (or a number too large, such as 1e400, which the
+    checking decoder takes as infinite too)."""
+    stack = [value]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is float:
+            if value - value != 0:  # (NaN for NaN and the infinities)
+                return False
+        elif kind is dict:
+            stack.extend(value.values())
+        elif kind is list:
+            stack.extend(value)
+    return True
 
 
 def _make_plain_loads(pypy_loads=_pypy_loads):
@@ -745,9 +766,6 @@ def _make_dumps(make_encoder=_c_make_encoder):
     return _py_dumps(quote)
 
 
-_INFINITY = float("inf")
-
-
 def _py_dumps(quote):
     """``dumps`` written in Python, as ``json.encoder`` is on PyPy, but without importing
     it (with ``re``, some 30 ms of a PyPy start): what ``_make_dumps`` promises, by the C
@@ -763,9 +781,10 @@ def _py_dumps(quote):
 
 
 def _number(value):
-    if value != value or value == _INFINITY or value == -_INFINITY:
-        raise ValueError("Out of range float values are not JSON compliant")
-    return float.__repr__(value)
+    text = float.__repr__(value)  # (not the subclass's own comparisons)
+    if text in ("nan", "inf", "-inf"):
+        raise ValueError("Out of range float values are not JSON compliant: " + text)
+    return text
 
 
 def _key(key):
