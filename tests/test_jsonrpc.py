@@ -194,7 +194,7 @@ def test_deep_lines_read_like_shallow_ones_at_the_top_level(line, rid, code):
 SAMPLES = [{"a": [1, -2.5, "\u00e9\n\ud800\x00", None, True, {"": {}}]}, [], "x", 10 ** 30, 1e300]
 
 
-def test_encoder_falls_back_to_the_python_one_when_the_c_encoder_is_missing_or_broken():
+def test_encoder_falls_back_to_the_json_module_when_the_c_encoder_is_missing_or_broken():
     from tinymcp import jsonrpc
 
     def broken(*args):
@@ -211,132 +211,6 @@ def test_encoder_falls_back_to_the_python_one_when_the_c_encoder_is_missing_or_b
             dumps(float("nan"))
         with pytest.raises(TypeError, match="not JSON serializable"):
             dumps({"a": object()})
-
-
-class _Int(int):
-    def __repr__(self):
-        return "not this"
-    __str__ = __repr__
-
-
-class _Float(float):
-    def __repr__(self):
-        return "not this"
-    __str__ = __repr__
-
-
-class _Odd(float):
-    def __eq__(self, other):
-        return True
-
-    def __ne__(self, other):
-        return True
-
-    __hash__ = float.__hash__
-
-
-class _Str(str):
-    def __str__(self):
-        return "not this"
-
-
-#: text that needs every kind of escape
-ESCAPES = "\u2028\u2029\x00\x1f\x7f\x80\ud800\udfff\U0001F600\"\\/\b\f\n\r\t plain"
-
-#: values whose encoding the Python encoder must match: every type, every kind of key,
-#: floats that repr rounds, text that needs every kind of escape, subclasses
-ENCODED = [
-    {}, [], (), "", {"": []}, [[], {}, ()], (1, (2, "x")), [True, False, None],
-    {1: "a", -2: "b", 1.5: "c", None: "f", "g": 0, 10 ** 20: 1}, {True: "d"}, {False: "e"},
-    {_Int(7): 1, _Float(0.25): 2},
-    [0.1, -0.0, 0.0, 1e16, 1e-7, 123456789.123, 5e-324, 1.7976931348623157e308, 2 ** 0.5],
-    [10 ** 40, -(10 ** 40), 0, -1, 2 ** 63],
-    ESCAPES,
-    {"nested": [{"a": [{"b": None}]}], "k\u00e9\n": "v"},
-    [_Int(5), _Float(1.5), _Str("s"), {_Int(3): _Float(2.0), _Str("k"): _Str("v"), _Float(0.5): 1}],
-]
-
-
-#: json's own quoting, in Python where it has one (PyPy's is made of _pypyjson's)
-_PY_QUOTE = getattr(json.encoder, "py_encode_basestring_ascii", json.encoder.encode_basestring_ascii)
-
-
-def _json_encoded(value):
-    return json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False,
-                            check_circular=False).encode(value)
-
-
-def _raised(fn, value):
-    try:
-        fn(value)
-    except Exception as exc:
-        return type(exc), str(exc)
-    return None
-
-
-def test_the_python_encoder_writes_what_json_writes_and_fails_where_it_fails():
-    # (PyPy's dumps: json.encoder would load re, some 30 ms of its start)
-    from tinymcp import jsonrpc
-    deep = []
-    for _ in range(100000):
-        deep = [deep]
-    for quote in (jsonrpc.quote, _PY_QUOTE):
-        dumps = jsonrpc._py_dumps(quote)
-        for value in ENCODED:
-            assert dumps(value) == _json_encoded(value), value
-        for bad in ({(1,): 1}, {"a": object()}, [b"bytes"], {1j: 0}):
-            assert _raised(dumps, bad) == _raised(_json_encoded, bad) != None  # noqa: E711
-        for bad, text in (([float("nan")], "nan"), ({"a": float("inf")}, "inf"),
-                          ({float("-inf"): 1}, "-inf"), (_Float("nan"), "nan")):
-            assert _raised(dumps, bad) == (ValueError, "Out of range float values are not JSON compliant: " + text)
-            assert _raised(_json_encoded, bad)[0] is ValueError
-        # (a float is judged by its value, as the C encoder does, not by its type's comparisons)
-        assert dumps([_Odd(2.5), {_Odd(-1.0): _Odd(0.5)}]) == '[2.5,{"-1.0":0.5}]'
-        assert _raised(dumps, deep)[0] is RecursionError is _raised(_json_encoded, deep)[0]
-
-
-def _counted(fn, calls):
-    def counted(*args):
-        calls.append(args)
-        return fn(*args)
-    return counted
-
-
-def _broken(*args):
-    raise TypeError("a future signature")
-
-
-def test_quote_is_made_of_a_raw_quoter_only_where_it_quotes_the_sample_as_json_does(monkeypatch):
-    # (PyPy: _pypyjson.raw_encode_basestring_ascii, what its json.encoder uses)
-    from tinymcp import jsonrpc
-    monkeypatch.setattr(jsonrpc, "_c_ascii", None)
-    texts = [ESCAPES, "", "plain", "\x7f\u00ff\uffff"]
-
-    def raw(text):
-        return _PY_QUOTE(text)[1:-1]
-
-    for candidate, used in ((raw, True), (lambda text: text, False), (_broken, False), (None, False)):
-        calls = []
-        quote = jsonrpc._make_quote(None if candidate is None else _counted(candidate, calls))
-        del calls[:]
-        assert [quote(t) for t in texts] == [_PY_QUOTE(t) for t in texts]
-        assert len(calls) == (len(texts) if used else 0)
-
-
-def test_plain_loads_is_the_interpreters_decoder_only_where_it_reads_the_sample_as_json_does():
-    # (PyPy: _pypyjson.loads, what its json.loads calls when given no hooks)
-    from tinymcp import jsonrpc
-    texts = [json.dumps(v) for v in SAMPLES] + [" [1] \n"]
-
-    def decoder(text, error):
-        return json.loads(text)
-
-    for candidate, used in ((decoder, True), (lambda text, error: {}, False), (_broken, False), (None, False)):
-        calls = []
-        plain = jsonrpc._make_plain_loads(None if candidate is None else _counted(candidate, calls))
-        del calls[:]
-        assert [plain(t) for t in texts] == [json.loads(t) for t in texts]
-        assert len(calls) == (len(texts) if used else 0)
 
 
 def test_scanner_falls_back_to_the_json_module_when_the_c_scanner_is_missing_or_broken(monkeypatch):
@@ -363,6 +237,24 @@ def test_scanner_falls_back_to_the_json_module_when_the_c_scanner_is_missing_or_
                 decode(line)
             errors.append(info.value.message)
         assert errors == expected_errors
+
+
+def test_without_the_c_scanner_nan_and_infinity_in_strings_take_the_fast_decoder(monkeypatch):
+    # (PyPy: the checking decoder, with hooks, is several times slower than json.loads;
+    # only a NaN or an infinity in the value sends the text there)
+    from tinymcp import jsonrpc
+    monkeypatch.setattr(jsonrpc, "_scan_once", None)
+
+    class Refuses:
+        def decode(self, text):
+            raise AssertionError("the checking decoder ran for %s" % text)
+
+    standard = list(jsonrpc._json_module())
+    standard[0] = Refuses()
+    monkeypatch.setattr(jsonrpc, "_standard", standard)
+    assert jsonrpc.loads('{"a":"NaN","b":["-Infinity"]}') == {"a": "NaN", "b": ["-Infinity"]}
+    with pytest.raises(AssertionError, match="checking decoder"):
+        jsonrpc.loads('{"a":"NaN","b":[Infinity]}')
 
 
 def test_an_encoded_result_is_spliced_into_the_same_bytes_as_encoding_it_whole():

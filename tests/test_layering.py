@@ -106,8 +106,7 @@ def test_only_stdlib_and_relative_imports(module):
     stdlib = getattr(sys, "stdlib_module_names", None)
     if stdlib is None:
         pytest.skip("sys.stdlib_module_names needs Python 3.10")
-    # (PyPy's _json, and the StringBuilder its json.encoder uses: both built into it)
-    assert absolute <= set(stdlib) | {"__future__", "_pypyjson", "__pypy__"}
+    assert absolute <= set(stdlib) | {"__future__"}
 
 
 def test_version_is_a_literal():
@@ -118,9 +117,8 @@ def test_version_is_a_literal():
 
 
 #: the only modules outside the package that ``import tinymcp`` may load: C modules that load
-#: nothing else (``json`` would bring ``re`` and ``enum``; ``collections`` its five imports);
-#: ``_pypyjson`` is PyPy's ``_json``
-IMPORT_MAY_LOAD = {"_json", "_pypyjson", "_collections"}
+#: nothing else (``json`` would bring ``re`` and ``enum``; ``collections`` its five imports)
+IMPORT_MAY_LOAD = {"_json", "_collections"}
 
 
 def test_import_is_cheap_and_quiet():
@@ -144,9 +142,9 @@ def test_import_is_cheap_and_quiet():
 
 
 def test_a_config_file_is_loaded_and_served_without_json_or_re(tmp_path):
-    # (the accelerator json wraps, used directly: on PyPy, where json and re run without
-    # the JIT, importing them cost ~30 ms of a start, more than the bare loop's whole one;
-    # NaN and Infinity in strings are text, not the constants only json's decoder refuses)
+    # (the C accelerator json wraps, used directly; NaN and Infinity in strings are text,
+    # not the constants only json's decoder refuses. PyPy has no _json: json serves there)
+    pytest.importorskip("_json")
     config = tmp_path / "c.json"
     config.write_text(json.dumps({"prompts": [
         {"name": "a", "arguments": [{"name": "x"}], "messages": [{"role": "user", "text": "hi {x}"}]},

@@ -127,12 +127,10 @@ def _parse_int(digits):
 
 # --- the codec ---------------------------------------------------------------------------
 # ``import json`` costs more than the rest of the package (it loads ``re``, and ``re``
-# loads ``enum``; on PyPy, which runs them without its JIT, some 30 ms: more than the
-# bare loop's whole start). The work is done by the accelerator that ``json`` wraps,
-# ``_json`` on CPython and ``_pypyjson`` on PyPy, both built into the interpreter, so we
-# use it directly where it behaves exactly as ``json`` does (checked on a sample when this
-# module loads), and the ``json`` module itself, imported on first need, for everything
-# else: its error messages, and interpreters with neither accelerator.
+# loads ``enum``). The work is done by the C accelerator ``_json`` that ``json`` wraps,
+# so we use it directly where it behaves exactly as ``json`` does (checked on a sample
+# when this module loads), and the ``json`` module itself, imported on first need, for
+# everything else: its error messages, and interpreters without the accelerator (PyPy).
 
 try:
     from _json import encode_basestring_ascii as _c_ascii
@@ -140,21 +138,16 @@ try:
     from _json import make_scanner as _c_make_scanner
 except ImportError:  # pragma: no cover - PyPy
     _c_ascii = _c_make_encoder = _c_make_scanner = None
-_pypy_loads = _pypy_ascii = None
-if _c_make_scanner is None:  # pragma: no cover - PyPy (tried only then: a failed import searches sys.path)
-    try:
-        from _pypyjson import loads as _pypy_loads
-        from _pypyjson import raw_encode_basestring_ascii as _pypy_ascii
-    except ImportError:
-        pass
 
-_standard = []  # [json.JSONDecoder, json], made on first need
+_standard = []  # [json.JSONDecoder, json.JSONEncoder, json], made on first need
 
 
 def _json_module():
     if not _standard:
         import json
         _standard.append(json.JSONDecoder(parse_constant=reject_constant, parse_int=_parse_int))
+        _standard.append(json.JSONEncoder(ensure_ascii=True, separators=(",", ":"),
+                                          allow_nan=False, check_circular=False))
         _standard.append(json)
     return _standard
 
@@ -228,12 +221,13 @@ def loads(text):
         if end == len(text) or not text[end:].strip(" \t\r\n"):
             return value
         return _json_module()[0].decode(text)  # raises "Extra data"
-    # No C scanner (PyPy): its decoder takes no hooks (json.loads with hooks leaves it for
-    # a slow one), so the checking decoder only for text that holds what it refuses (a
-    # NaN or Infinity read as a number, not one in a string) or an integer too long.
+    # No C scanner (PyPy): its json.loads has a fast decoder of its own, which hooks turn
+    # off; so the checking decoder only for text that holds what it refuses (a NaN or
+    # Infinity read as a number, not one in a string) or an integer too long.
+    json = _json_module()[2]
     if not _long_digits(text):
         try:
-            value = _plain_loads(text)
+            value = json.loads(text)
             if ("NaN" not in text and "Infinity" not in text) or _all_finite(value):
                 return value
         except ValueError:
@@ -259,21 +253,6 @@ def _all_finite(value):
     return True
 
 
-def _make_plain_loads(pypy_loads=_pypy_loads):
-    """``text -> value`` without hooks: PyPy's decoder, which ``json.loads`` calls when it
-    is given none, or ``json.loads`` where that is missing or reads the sample otherwise."""
-    if pypy_loads is not None:
-        try:
-            if pypy_loads(_SAMPLE_TEXT, ValueError) == _SAMPLE:
-                return lambda text: pypy_loads(text, ValueError)
-        except Exception:
-            pass
-    return lambda text: _json_module()[1].loads(text)
-
-
-_plain_loads = _make_plain_loads()
-
-
 def _long_digits(text):
     """Whether ``text`` holds a run of more than ``MAX_INT_DIGITS`` digits (an integer
     ``_parse_int`` refuses). Tried only where a run starts, so in linear time (tried at
@@ -286,7 +265,7 @@ def _long_digits(text):
     blocks = map(text.__getitem__, map(slice, range(0, end, size), range(size, end + size, size)))
     if not any(map(str.isdigit, blocks)):
         return False
-    import re  # (only for a text with a block of digits that long)
+    import re  # (loaded by json already)
     return re.search(r"(?<![0-9])[0-9]{%d}" % (MAX_INT_DIGITS + 1), text) is not None
 
 
@@ -705,31 +684,14 @@ def read_line(line, limits, batches):
 
 # --- encoding ---------------------------------------------------------------------------
 
-def _make_quote(raw_ascii=_pypy_ascii):
-    """``_json``'s ``encode_basestring_ascii``; else one made of PyPy's
-    ``raw_encode_basestring_ascii`` (what ``json.encoder`` uses there) where it quotes the
-    sample as the C one does; else ``json.encoder``'s, imported on first use."""
-    if _c_ascii is not None:
-        return _c_ascii
-    if raw_ascii is not None:
-        try:
-            if raw_ascii(_QUOTE_SAMPLE) == _QUOTE_SAMPLE_TEXT:
-                return lambda text: '"' + raw_ascii(text) + '"'
-        except Exception:
-            pass
+def _py_quote(text):
+    from json.encoder import encode_basestring_ascii
+    return encode_basestring_ascii(text)
 
-    def quote(text):
-        from json.encoder import encode_basestring_ascii
-        return encode_basestring_ascii(text)
-    return quote
-
-
-_QUOTE_SAMPLE = "\u00e9\n\ud800\"\\\x01\U0001d11e ~\x7f"
-_QUOTE_SAMPLE_TEXT = "\\u00e9\\n\\ud800\\\"\\\\\\u0001\\ud834\\udd1e ~\\u007f"
 
 #: ``quote(text)``: ``text`` as a JSON string, quotes included, exactly as ``encode``
 #: writes it (ASCII-only)
-quote = _make_quote()
+quote = _c_ascii if _c_ascii is not None else _py_quote
 
 
 def escaped_size(text):
@@ -750,7 +712,7 @@ def _make_dumps(make_encoder=_c_make_encoder):
 
     The C encoder built once does the same work as ``JSONEncoder.encode``, which builds it
     afresh on every call. Its constructor is private (positional arguments): where it is
-    missing (PyPy), fails, or answers the sample differently, ``_py_dumps`` is used.
+    missing (PyPy), fails, or answers the sample differently, the ``json`` module is used.
     """
     if make_encoder is not None:
         try:
@@ -763,105 +725,7 @@ def _make_dumps(make_encoder=_c_make_encoder):
                 return dumps
         except Exception:
             pass
-    return _py_dumps(quote)
-
-
-def _py_dumps(quote):
-    """``dumps`` written in Python, as ``json.encoder`` is on PyPy, but without importing
-    it (with ``re``, some 30 ms of a PyPy start): what ``_make_dumps`` promises, by the C
-    encoder's rules (a subclass of int or float written as the type itself, a dict's keys
-    that are not strings as JSON writes them, a value nested too deep a RecursionError).
-    On PyPy the text is built by the ``StringBuilder`` its ``json.encoder`` uses (a page
-    of 100 prompts: ~0.1 ms warm, against ~0.16 with a list)."""
-    try:
-        from __pypy__.builders import StringBuilder
-    except ImportError:
-        return _PyEncoder(quote, list, "".join)
-    return _PyEncoder(quote, StringBuilder, StringBuilder.build)  # pragma: no cover - PyPy
-
-
-def _number(value):
-    text = float.__repr__(value)  # (not the subclass's own comparisons)
-    if text in ("nan", "inf", "-inf"):
-        raise ValueError("Out of range float values are not JSON compliant: " + text)
-    return text
-
-
-def _key(key):
-    """A dict's key that is not a ``str``, as JSON writes it (before quoting)."""
-    if isinstance(key, str):
-        return key
-    if isinstance(key, float):
-        return _number(key)
-    if key is True or key is False or key is None:
-        return "true" if key else "null" if key is None else "false"
-    if isinstance(key, int):
-        return int.__repr__(key)
-    raise TypeError("keys must be str, int, float, bool or None, not %s" % type(key).__name__)
-
-
-class _PyEncoder:
-    """``_py_dumps``'s encoder: called with a value, its text. The exact types are looked
-    at first, then the subclasses."""
-
-    def __init__(self, quote, builder, build):
-        self.quote, self.builder, self.build = quote, builder, build
-
-    def __call__(self, value):
-        out = self.builder()
-        self.put(value, out)
-        return self.build(out)
-
-    def put(self, value, out):
-        kind = type(value)
-        if kind is str:
-            out.append(self.quote(value))
-        elif kind is dict:
-            self.put_dict(value, out)
-        elif kind is list:
-            self.put_list(value, out)
-        elif value is None:
-            out.append("null")
-        elif value is True:
-            out.append("true")
-        elif value is False:
-            out.append("false")
-        elif kind is int:
-            out.append(int.__repr__(value))
-        elif isinstance(value, str):
-            out.append(self.quote(value))
-        elif isinstance(value, int):
-            out.append(int.__repr__(value))
-        elif isinstance(value, float):
-            out.append(_number(value))
-        elif isinstance(value, (list, tuple)):
-            self.put_list(value, out)
-        elif isinstance(value, dict):
-            self.put_dict(value, out)
-        else:
-            _default(value)
-
-    def put_list(self, value, out):
-        if not value:
-            out.append("[]")
-            return
-        sep = "["
-        for item in value:
-            out.append(sep)
-            sep = ","
-            self.put(item, out)
-        out.append("]")
-
-    def put_dict(self, value, out):
-        if not value:
-            out.append("{}")
-            return
-        sep, quote = "{", self.quote
-        for key, item in value.items():
-            out.append(sep + quote(key if type(key) is str else _key(key)) + ":")
-            sep = ","
-            self.put(item, out)
-        out.append("}")
+    return lambda value: _json_module()[1].encode(value)
 
 
 #: a value's compact, ASCII-only JSON text, without the newline ``encode`` frames a line with
