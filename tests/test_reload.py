@@ -268,3 +268,32 @@ def test_watch_checks_that_take_long_put_the_next_off_in_proportion(tmp_path, mo
     for _ in walks:
         clock.later[-1][1]()
     assert [d for d, _ in clock.later[1:]] == [pytest.approx(d) for d in delays]
+
+
+def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_path, monkeypatch):
+    """The check that finds a change (stable over two checks) hands its walk to the reload,
+    which walks once more, as it reads (stat before read): not a third time."""
+    from tinymcp import reload
+    from tinymcp.server import Server
+    folder = tmp_path / "prompts"
+    folder.mkdir()
+    (folder / "a.md").write_text("Say hello\n")
+    source = reload.ConfigFile(None, watch=True, dirs=[str(folder)])
+    server = Server(source.load(), list_changed=True)
+    clock = _Clock()
+    source.attach(clock, server)
+    walks = []
+    real = reload.folder_signature
+
+    def counted(path):
+        walks.append(path)
+        return real(path)
+
+    monkeypatch.setattr(reload, "folder_signature", counted)
+    (folder / "b.md").write_text("Say goodbye\n")
+    clock.later[-1][1]()  # (the change seen once: not yet stable)
+    assert len(walks) == 1 and len(server.config.prompts) == 1
+    del walks[:]
+    clock.later[-1][1]()  # (seen again: reloaded)
+    assert server.config.prompts.get("b") is not None
+    assert walks == [str(folder)] * 2

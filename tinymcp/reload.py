@@ -166,17 +166,19 @@ class ConfigFile:
         sig = self.signature()
         took = perf_counter() - started
         if sig != self.loaded and sig == self._seen:
-            self.reload("changed")
+            self.reload("changed", sig)
         self._seen = sig
         cost, self._took = min(took, self._took), took
         delay = min(max(self.interval, cost / WATCH_SHARE), WATCH_LONGEST)
         self._timer = self.loop.call_later(delay, self._check)
 
-    def reload(self, why):
-        """Read, validate and hand over the file; on any problem keep the old prompts."""
+    def reload(self, why, sig=None):
+        """Read, validate and hand over the file; on any problem keep the old prompts.
+        ``sig``: the sources' ``signature()`` the caller has just taken (the watch timer's
+        check), not taken again."""
         log = self.log
         try:
-            self.loaded = self._seen = self.signature()
+            self.loaded = self._seen = self.signature() if sig is None else sig
             seen, config, folders = self._read()
             if seen == self.served:  # touched, or rewritten as it was: nothing changed
                 log("info", "%s (%s) is unchanged: nothing to reload" % (self.name, why))
