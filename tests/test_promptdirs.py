@@ -242,6 +242,84 @@ def test_an_empty_folder_serves_no_prompts(tmp_path):
     assert names(tinymcp.load_files(prompt_dirs=[str(tmp_path)])) == []
 
 
+def test_a_symlink_to_a_file_outside_the_folder_is_refused_naming_it(tmp_path):
+    # Bug: environ.md -> /proc/self/environ served the server's environment to every client
+    root = write(tmp_path / "p", {"a.md": "A\n"})
+    secret = write(tmp_path, {"secret": "the server user's file\n"})
+    os.symlink(os.path.join(secret, "secret"), os.path.join(root, "leak.md"))
+    os.symlink("a.md", os.path.join(root, "alias.md"))  # (inside the folder: followed)
+    targets = [os.path.join(secret, "secret")]
+    if os.path.exists("/proc/self/environ"):
+        os.symlink("/proc/self/environ", os.path.join(root, "environ.md"))
+        targets.insert(0, "/proc/self/environ")
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s: cannot read: a symlink to %s, outside the prompt folder: not followed"
+        % (os.path.join(root, name), os.path.realpath(target))
+        for name, target in zip(["environ.md", "leak.md"][-len(targets):], targets)]
+    os.remove(os.path.join(root, "leak.md"))
+    if len(targets) > 1:
+        os.remove(os.path.join(root, "environ.md"))
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["a", "alias"]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="needs procfs")
+def test_a_proc_file_is_never_read_though_it_says_it_is_regular():
+    # (procfs files are regular files of size 0 whose reads return their contents)
+    rc, out, err = run(["--check", "--config", "/proc/self/environ"])
+    assert (rc, out) == (1, "")
+    assert err == ("tinymcp: /proc/self/environ: cannot read: not a regular file (it holds other than "
+                   "the 0 bytes its size says, as /proc and /sys files do)\n")
+
+
+def _nested(root, depth):
+    """``depth`` folders, one in the other, under ``root``, a prompt file in the deepest
+    (made one at a time: os.makedirs recurses)."""
+    path = str(root)
+    os.makedirs(path, exist_ok=True)
+    for _ in range(depth):
+        path = os.path.join(path, "d")
+        os.mkdir(path)
+    write(path, {"deep.md": "Deep\n"})
+    return os.path.join(str(root), "d")
+
+
+def _remove_nested(top):
+    """Remove what ``_nested`` made at ``top``, deepest first (shutil.rmtree recurses)."""
+    depth = 0
+    while os.path.isdir(os.path.join(top, *["d"] * (depth + 1))):
+        depth += 1
+    for level in range(depth, -1, -1):
+        path = os.path.join(top, *["d"] * level)
+        for name in os.listdir(path):
+            if not os.path.isdir(os.path.join(path, name)):
+                os.remove(os.path.join(path, name))
+        os.rmdir(path)
+
+
+def test_folders_deeper_than_max_folder_depth_are_a_problem_not_a_crash(tmp_path):
+    # Bug: ~1,000 nested folders took the walk past the recursion limit (a traceback)
+    root = write(tmp_path / "p", {"a.md": "A\n"})
+    _nested(root, 1100)
+    try:
+        rc, out, err = run(["--check", "--prompts", root])
+    finally:
+        _remove_nested(os.path.join(root, "d"))
+    too_deep = "/".join(["d"] * 33)
+    assert (rc, out) == (1, "")
+    assert err.splitlines() == [
+        "tinymcp: invalid config %s:" % root,
+        "  %s: a folder more than 32 deep below the prompt folder: not read "
+        "(limits.max_folder_depth)" % os.path.join(root, too_deep)]
+    shallow = write(tmp_path / "q", {"a.md": "A\n"})
+    _nested(shallow, 3)
+    config = {"limits": {"max_folder_depth": 3}, "prompts": []}
+    assert names(tinymcp.load_files(config, prompt_dirs=[shallow])) == ["a", "d:d:d:deep"]
+    config["limits"]["max_folder_depth"] = 2
+    assert problems_of(tinymcp.load_files, config, prompt_dirs=[shallow]) == [
+        "%s: a folder more than 2 deep below the prompt folder: not read (limits.max_folder_depth)"
+        % os.path.join(shallow, "d", "d", "d")]
+
+
 # --- the command line -----------------------------------------------------------------------
 
 def test_check_lists_every_problem_of_every_file(tmp_path):
@@ -361,6 +439,22 @@ def test_an_invalid_edit_keeps_the_old_prompts_and_logs_every_problem(world):
     assert _listed(proc, 2) == ["a", "b"]
     rc, err, out = proc.finish(EOF)
     assert (rc, out) == (0, b""), err  # (no list_changed was sent: nothing changed)
+
+
+def test_a_very_deep_tree_renamed_into_a_watched_folder_keeps_the_server_and_its_prompts(world):
+    # Bug: the watch walk raised RecursionError outside any handler: exit 1
+    root = write(world.path("p"), {"a.md": "A\n"})
+    proc = _serving(world, root, "--watch")
+    os.rename(_nested(world.path("elsewhere"), 1100), os.path.join(root, "d"))
+    try:
+        proc.wait_stderr("invalid config %s (changed): still serving the previous prompts" % root)
+        proc.wait_stderr("a folder more than 32 deep below the prompt folder: not read "
+                         "(limits.max_folder_depth)")
+        assert _listed(proc, 2) == ["a"]
+    finally:
+        _remove_nested(os.path.join(root, "d"))
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err
 
 
 def test_a_rewrite_that_serves_the_same_prompts_tells_no_one(world):

@@ -285,9 +285,9 @@ def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_pat
     walks = []
     real = reload.folder_signature
 
-    def counted(path):
+    def counted(path, *rest):
         walks.append(path)
-        return real(path)
+        return real(path, *rest)
 
     monkeypatch.setattr(reload, "folder_signature", counted)
     (folder / "b.md").write_text("Say goodbye\n")

@@ -13,7 +13,7 @@ __all__ = ["Limits"]
 class Limits:
     __slots__ = ("max_line_bytes", "max_depth", "max_batch", "max_arguments",
                  "max_argument_bytes", "max_render_bytes", "max_callable_ms", "max_listen_streams",
-                 "max_line_values")
+                 "max_line_values", "max_folder_depth")
 
     #: name -> (default, minimum, maximum or None)
     DEFAULTS = {
@@ -37,6 +37,9 @@ class Limits:
         "max_listen_streams": (16, 1, None),
         # values and object keys in one message (what decoding it costs grows with them)
         "max_line_values": (100000, 64, None),
+        # folders below a prompt folder that are read (a deeper one is a problem, not read):
+        # a tree of 1,000 nested folders once took the watch walk past the recursion limit
+        "max_folder_depth": (32, 0, 1000),
     }
 
     def __init__(self, **values):

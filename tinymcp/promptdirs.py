@@ -17,13 +17,16 @@ import stat
 
 from .config import load_config
 from .errors import ConfigError
+from .limits import Limits
 from .validate import describe, is_list
 
-__all__ = ["load_files", "read_folder", "folder_signature", "build", "read_regular",
-           "MAX_FILE_BYTES"]
+__all__ = ["load_files", "read_folder", "folder_signature", "folder_depth", "build", "read_regular",
+           "MAX_FILE_BYTES", "MAX_FOLDER_DEPTH"]
 
 #: the most a prompt file may hold; larger is a config error (it is not read)
 MAX_FILE_BYTES = 1 << 20
+#: folders below a prompt folder that are read, at most (``limits.max_folder_depth``)
+MAX_FOLDER_DEPTH = Limits.DEFAULTS["max_folder_depth"][0]
 _SUFFIXES = (".md", ".toml")
 
 
@@ -32,7 +35,17 @@ def load_files(config=None, base=None, prompt_dirs=(), owned=False):
     prompts of its ``prompt_dirs`` (relative to ``base``, default the current directory)
     and of ``prompt_dirs`` given here; ``ConfigError`` lists every problem of every file."""
     config, folders = split_config(config, base, prompt_dirs)
-    return build(config, [(folder, read_folder(folder)) for folder in folders], owned)
+    depth = folder_depth(config)
+    return build(config, [(folder, read_folder(folder, depth)) for folder in folders], owned)
+
+
+def folder_depth(config):
+    """The config's ``limits.max_folder_depth`` when it is a valid one, else None (the
+    default; the validator reports a wrong value)."""
+    limits = config.get("limits") if isinstance(config, dict) else None
+    depth = limits.get("max_folder_depth") if isinstance(limits, dict) else None
+    low, high = Limits.DEFAULTS["max_folder_depth"][1:]
+    return depth if type(depth) is int and low <= depth <= high else None
 
 
 def split_config(config, base=None, extra=()):
@@ -82,60 +95,97 @@ def looked_for(path):
         os.path.join(cwd, path), cwd)
 
 
-def read_folder(folder):
+def read_folder(folder, max_depth=None):
     """``[(relative path, bytes or a problem message)]`` of the prompt files under
     ``folder``, by path; when the folder itself cannot be read, its problem message (which
-    ``build`` reports beside every other folder's and file's)."""
+    ``build`` reports beside every other folder's and file's). Folders more than
+    ``max_depth`` below it (``limits.max_folder_depth``) are not read: each is a problem."""
     if not os.path.isdir(folder):
         problem = "no such folder" if not os.path.exists(folder) else "not a folder"
         note = looked_for(folder) if problem == "no such folder" else ""
         return "cannot read the prompt folder: %s%s" % (problem, " (%s)" % note if note else "")
-    out, unreadable = [], []
-    for rel in _find(folder, unreadable):
+    out, problems = [], []
+    top = os.path.realpath(folder)
+    for rel, path, entry in _walk(folder, _depth(max_depth), problems):
+        if entry.is_symlink() and not _inside(os.path.realpath(path), top):
+            # (environ.md -> /proc/self/environ would serve the server's environment)
+            out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
+                             "followed" % os.path.realpath(path)))
+            continue
         try:
-            out.append((rel, read_regular(os.path.join(folder, rel), MAX_FILE_BYTES)))
+            out.append((rel, read_regular(path, MAX_FILE_BYTES)))
         except ConfigError as exc:
             out.append((rel, exc.problems[0][1]))
-    for exc in unreadable:  # (a folder that cannot be listed: its files would vanish unsaid)
-        why = exc.strerror or str(exc)
-        rel = os.path.relpath(exc.filename or folder, folder)
+    for rel, problem in problems:
         if rel == ".":
-            return "cannot read the prompt folder: %s" % why
-        out.append((rel.replace(os.sep, "/"), "cannot read the folder: %s" % why))
+            return "cannot read the prompt folder: %s" % problem
+        out.append((rel, problem if problem.startswith("a folder") else "cannot read the folder: %s" % problem))
     return sorted(out, key=lambda entry: entry[0])
 
 
-def _walk(folder, unreadable=None):
-    """``(folder, its prompt file names, sorted)`` for ``folder`` and each folder under it:
-    names starting with "." are skipped, files and folders alike. A folder that cannot be
-    listed is left out; ``unreadable`` (a list) is told of it (the OSError)."""
-    for top, dirs, files in os.walk(folder, onerror=None if unreadable is None else unreadable.append):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        yield top, sorted(name for name in files
-                          if not name.startswith(".") and name.lower().endswith(_SUFFIXES))
+def _depth(max_depth):
+    return MAX_FOLDER_DEPTH if max_depth is None else max_depth
 
 
-def _find(folder, unreadable=None):
-    found = []
-    for top, names in _walk(folder, unreadable):
-        rel_top = os.path.relpath(top, folder)
-        for name in names:
-            rel = name if rel_top == "." else os.path.join(rel_top, name)
-            found.append(rel.replace(os.sep, "/"))
-    return sorted(found)
+def _inside(path, top):
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
-def folder_signature(folder):
+def _walk(folder, max_depth, problems=None):
+    """``(relative path, path, DirEntry)`` of each prompt file under ``folder``, by path:
+    names starting with "." are skipped, files and folders alike, and so are symlinked
+    folders (no walk loops). Iterative, and never deeper than ``max_depth`` folders below
+    ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable,
+    ``(relative path, message)``."""
+    found, todo = [], [("", folder, 0)]
+    while todo:
+        rel_top, top, depth = todo.pop()
+        try:
+            with os.scandir(top) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            if problems is not None:
+                problems.append((rel_top or ".", str(exc.strerror or exc)))
+            continue
+        subfolders = []
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            rel = rel_top + "/" + name if rel_top else name
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if is_folder:
+                subfolders.append((rel, entry.path))
+            elif name.lower().endswith(_SUFFIXES):
+                found.append((rel, entry.path, entry))
+        for rel, path in reversed(subfolders):
+            if depth < max_depth:
+                todo.append((rel, path, depth + 1))
+            elif problems is not None:
+                problems.append((rel, "a folder more than %d deep below the prompt folder: not "
+                                      "read (limits.max_folder_depth)" % max_depth))
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def folder_signature(folder, max_depth=None):
     """What tells a changed folder: every folder's and prompt file's identity, size and
     mtime (a file added, removed, renamed or edited changes it)."""
     out = []
-    for top, names in _walk(folder):
-        for name in [""] + names:
-            try:
-                st = os.stat(os.path.join(top, name) if name else top)
-            except OSError:
-                continue
-            out.append((top, name, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
+    try:
+        st = os.stat(folder)
+        out.append(("", st.st_ino, st.st_mtime_ns, st.st_mode))
+    except OSError:
+        pass
+    for rel, path, _ in _walk(folder, _depth(max_depth)):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        out.append((rel, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
     return tuple(out)
 
 
@@ -162,6 +212,12 @@ def read_regular(path, limit):
             size += len(chunk)
         if size > limit:
             raise ConfigError([(path, "cannot read: over the %d-byte limit" % limit)])
+        if size != st.st_size:
+            # procfs and sysfs files say a size their contents do not have (0 for
+            # /proc/self/environ): special files, never read; a file written meanwhile is
+            # read again once it has stopped changing
+            raise ConfigError([(path, "cannot read: not a regular file (it holds other than the "
+                                      "%d bytes its size says, as /proc and /sys files do)" % st.st_size)])
         return b"".join(chunks)
     except OSError as exc:
         raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])

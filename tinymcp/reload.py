@@ -14,7 +14,8 @@ from time import perf_counter
 
 from .errors import ConfigError
 from . import jsonfile
-from .promptdirs import build, folder_signature, looked_for, read_folder, read_regular, split_config
+from .promptdirs import (build, folder_depth, folder_signature, looked_for, read_folder, read_regular,
+                         split_config)
 from .pump import signal
 from .validate import Check
 
@@ -99,6 +100,7 @@ class ConfigFile:
         self.path = path
         self.dirs = list(dirs)
         self.folders = list(dirs)  # every folder read, the config's own included
+        self.depth = None  # the config's limits.max_folder_depth (None: the default)
         #: how messages name what is served
         self.name = ", ".join(([path] if path else []) + self.dirs)
         self.watch = watch
@@ -116,7 +118,7 @@ class ConfigFile:
         """What tells a change: the config file's and, when watched, the folders' (a walk
         of every file: only the watch timer needs it; SIGHUP always reloads)."""
         return (signature(self.path) if self.path else None,
-                tuple(folder_signature(f) for f in self.folders) if self.watch else ())
+                tuple(folder_signature(f, self.depth) for f in self.folders) if self.watch else ())
 
     def load(self, owned=True):
         """Read and validate everything (stat first, so a write during the read is seen
@@ -133,10 +135,11 @@ class ConfigFile:
         config = parse_config(self.path, data) if self.path else None
         base = os.path.dirname(self.path) if self.path else None
         config, self.folders = split_config(config, base, self.dirs)
+        self.depth = folder_depth(config)
         # (the folders' part now that the config's own are known; before they are read)
-        self.loaded = self._seen = (own, tuple(folder_signature(f) for f in self.folders)
+        self.loaded = self._seen = (own, tuple(folder_signature(f, self.depth) for f in self.folders)
                                     if self.watch else ())
-        folders = [(folder, read_folder(folder)) for folder in self.folders]
+        folders = [(folder, read_folder(folder, self.depth)) for folder in self.folders]
         return digest((data, tuple((f, tuple(files)) for f, files in folders))), config, folders
 
     def attach(self, loop, server, on_error=None, log=None):
