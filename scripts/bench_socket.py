@@ -280,7 +280,7 @@ def change_latencies(tmp, rounds=5):
 SLOW_SERVER = """
 import sys, time
 import tinymcp
-from tinymcp.unix import serve_unix
+from tinymcp.socket.unix import serve_unix
 
 def render(arguments):
     for second in range(3):  # progress at 0, 1 and 2 s; the result at 3 s

@@ -30,16 +30,22 @@ ROOT = Path(__file__).resolve().parents[1]
 VENDORED_NAME = "sometool._vendor.tinymcp"
 
 
-def make_vendored_copy(dest, src=None):
+#: the folders a vendoring project may delete: a copy without them serves a dict (or a JSON
+#: config file) over stdio all the same
+OPTIONAL = ("socket", "files")
+
+
+def make_vendored_copy(dest, src=None, core_only=False):
     """Copy the package to ``dest/sometool/_vendor/tinymcp/`` (with the two parent
-    ``__init__.py`` files), as a project vendoring tinymcp would; return ``dest``."""
+    ``__init__.py`` files), as a project vendoring tinymcp would, without its optional
+    folders when ``core_only``; return ``dest``."""
     dest = Path(dest)
     vendor = dest / "sometool" / "_vendor"
     vendor.mkdir(parents=True, exist_ok=True)
     for init in (dest / "sometool" / "__init__.py", vendor / "__init__.py"):
         init.write_text("")
     shutil.copytree(str(src or ROOT / "tinymcp"), str(vendor / "tinymcp"),
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", *(OPTIONAL if core_only else ())))
     return dest
 
 
@@ -54,9 +60,8 @@ def _use_vendored_copy(root):
     sys.path.insert(0, str(root))
     package = importlib.import_module(VENDORED_NAME)
     sys.modules["tinymcp"] = package
-    for info in pkgutil.iter_modules(package.__path__):
-        sys.modules["tinymcp." + info.name] = importlib.import_module(
-            VENDORED_NAME + "." + info.name)
+    for info in pkgutil.walk_packages(package.__path__, VENDORED_NAME + "."):
+        sys.modules["tinymcp" + info.name[len(VENDORED_NAME):]] = importlib.import_module(info.name)
 
 
 if os.environ.get("TINYMCP_VENDORED"):
@@ -90,10 +95,22 @@ def server_env(base=None):
     return env
 
 
+#: the optional folders the copy under test has
+PRESENT = {name for name in OPTIONAL if (PACKAGE_DIR / name).is_dir()}
+
+
 def pytest_configure(config):
-    """Register the ``slow`` marker (the default run deselects nothing)."""
-    config.addinivalue_line(
-        "markers", "slow: a long run (the fuzz seeds); still part of the default run")
+    config.addinivalue_line("markers", "slow: a long run (the fuzz seeds); still part of the default run")
+    config.addinivalue_line("markers", "needs(*folders): the test uses these optional folders "
+                                       "(skipped for a copy without them)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for mark in item.iter_markers("needs"):
+            missing = set(mark.args) - PRESENT
+            if missing:
+                item.add_marker(pytest.mark.skip(reason="a copy without %s/" % "/, ".join(sorted(missing))))
 
 
 # --- messages ---------------------------------------------------------------------------

@@ -59,11 +59,35 @@ def is_valid_id(value):
     return type(value) in (str, int)
 
 
+#: the server's max_depth (docs/security.md): a line nested deeper is refused unread, id null
+MAX_DEPTH = 64
+
+
+def nesting(line):
+    """How deep the brackets of ``line`` nest, strings left out (a plain scan)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for c in line.decode("latin-1"):
+        if in_string:
+            in_string, escaped = (c != '"' or escaped), (c == "\\" and not escaped)
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    return deepest
+
+
 def expected_reply(line):
     """('id', id) if this line must get exactly one reply carrying ``id``; ('null',) for one
-    reply with a null id; None for no reply. Mirrors JSON-RPC, not the server's code."""
+    reply with a null id; None for no reply. Mirrors JSON-RPC and the documented bounds,
+    not the server's code."""
     if not line.strip(b" \t\r"):
         return None
+    if nesting(line) > MAX_DEPTH:
+        return ("null",)
     try:
         msg = json.loads(_collapse_tower(line).decode("utf-8"), parse_constant=_nan)
     except (ValueError, UnicodeDecodeError):

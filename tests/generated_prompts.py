@@ -1,6 +1,5 @@
-"""Random prompt dicts, mostly valid and sometimes odd, for the differential tests of the
-fast path (test_models.py: ``plain_prompt`` and ``build_plain`` against
-``Prompt.from_wire``; test_config.py: ``load_config`` with and without it)."""
+"""Random prompt dicts, mostly valid and sometimes odd (test_models.py: whatever the
+validator accepts is served)."""
 
 _ODD = [None, "", "x", "\u00e9", "\ud800", 0, 7, -1, True, False, 1.5, float("nan"), [], ["a"], [1],
         {}, {"a": 1}, (), ("a",), "{", "}", "{a}", "{{a}}", "{zz}", len]

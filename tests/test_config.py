@@ -1,11 +1,9 @@
 """The config: load_config's top level (every problem in one ConfigError), ServerConfig defaults."""
 
 import copy
-import random
 
 from conftest import Wire, problems, prompt, simple_config
-from generated_prompts import generated_prompt
-from tinymcp import ConfigError, load_config
+from tinymcp import load_config
 
 
 def test_config_must_be_an_object():
@@ -58,28 +56,6 @@ def test_config_dicts_are_never_changed_by_loading():
     before = copy.deepcopy(config)
     Wire(config)
     assert config == before
-
-
-def test_load_config_answers_the_same_with_and_without_the_fast_path(monkeypatch):
-    from tinymcp import config as config_module
-    rng = random.Random(12)
-    configs = [{"prompts": [generated_prompt(rng) for _ in range(rng.randrange(1, 5))]}
-               for _ in range(1500)]
-
-    def outcome(config, owned=False):
-        try:
-            prompts = load_config(config, owned=owned).prompts
-            return "ok", [(name, prompts.get(name)) for name in prompts.names]
-        except ConfigError as exc:
-            return "error", exc.problems
-
-    with_fast = [outcome(c) for c in configs]
-    # owned configs: prompts of the common shape stay dicts until got; the same answers
-    assert [outcome(c, owned=True) for c in configs] == with_fast
-    monkeypatch.setattr(config_module, "plain_prompt", lambda p: None)
-    without = [outcome(c) for c in configs]
-    assert with_fast == without
-    assert 100 < sum(kind == "ok" for kind, _ in with_fast) < len(configs)
 
 
 # --- sequences where the config has lists ----------------------------------------------------

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("tinymcp.files", reason="a copy without files/")
+
 from conftest import PACKAGE
 from transport_helpers import run
-from tinymcp import cli, jsonfile
+from tinymcp import cli, codec
 from tinymcp.errors import ConfigError
-from tinymcp.reload import parse_config
+from tinymcp.source import parse_config
 
 DATA_DIR = Path(__file__).parent / "data"
 BROKEN = DATA_DIR / "broken_configs"
@@ -47,13 +49,6 @@ def test_check_on_a_broken_config_prints_one_actionable_line(case):
     # one config per run, as a host starts it: from the folder, by its relative name
     rc, out, err = run(["--check", "--config", case["file"]], cwd=str(BROKEN))
     assert (rc, out, err) == (1, "", "tinymcp: %s\n" % case["expect"])
-
-
-@pytest.mark.parametrize("case", FILES, ids=[c["file"] for c in FILES])
-def test_the_messages_are_the_same_without_the_c_scanner(case, monkeypatch):
-    # PyPy: no C scanner to hook, so the parsed value is walked to count keys instead
-    monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
-    assert problem(case["file"], (BROKEN / case["file"]).read_bytes()) == [case["expect"]]
 
 
 @pytest.mark.parametrize("text, expect", [
@@ -92,10 +87,7 @@ def test_the_messages_are_the_same_without_the_c_scanner(case, monkeypatch):
     ('{"a": 0xFF_FF}', "c.json:1:7: a hexadecimal number, which JSON does not allow: write 65535"),
     ('{"a": -0x1f}', "c.json:1:7: a hexadecimal number, which JSON does not allow: write -31"),
 ])
-@pytest.mark.parametrize("scanner", ["c", "python"])
-def test_a_bare_token_gets_its_exact_message(text, expect, scanner, monkeypatch):
-    if scanner == "python":
-        monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
+def test_a_bare_token_gets_its_exact_message(text, expect):
     assert problem("c.json", text.encode("utf-8")) == [expect]
 
 
@@ -120,12 +112,7 @@ def test_a_syntax_error_after_a_duplicate_key_is_told_first():
         "c.json:1:16: a comma after the last item, which JSON does not allow: remove it"]
 
 
-@pytest.mark.parametrize("scan", ["c", "counting", "census"])
-def test_duplicates_are_found_exactly_by_either_strategy(scan, monkeypatch):
-    if scan != "c":
-        monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
-    if scan == "census":  # (as for a large value)
-        monkeypatch.setattr(jsonfile, "_UNLOOPED", 0)
+def test_duplicates_are_found_exactly():
     rng = random.Random(7)
     for _ in range(1000):
         text = _random_json(rng, 3)
@@ -133,44 +120,13 @@ def test_duplicates_are_found_exactly_by_either_strategy(scan, monkeypatch):
         expected = json.loads(text, object_pairs_hook=lambda p: repeats.append(len(p) - len(dict(p)))
                               or dict(p))
         try:
-            got = jsonfile.load(text.encode(), "c")
+            got = codec.load_file(text.encode(), "c")
         except ConfigError as exc:
             assert all("duplicate key" in m for _, m in exc.problems), text
             assert len(exc.problems) == sum(repeats) > 0, text
         else:
             assert sum(repeats) == 0, text
             assert got == expected
-
-
-def test_a_small_values_keys_are_counted_and_a_large_one_is_left_to_the_census(monkeypatch):
-    # (PyPy's count: objects and arrays of up to four values taken apart without a loop, at
-    # most _UNLOOPED of them, none of more values; past that, None: the census walks it)
-    rng = random.Random(11)
-
-    def value(depth):
-        kind = rng.randrange(4 if depth else 2)
-        if kind < 2:
-            return rng.choice(["a:b", 3, None, True, 2.5, ""])
-        if kind == 2:
-            return [value(depth - 1) for _ in range(rng.randrange(9))]
-        return {"k%d" % i: value(depth - 1) for i in range(rng.randrange(9))}
-
-    def tally(v):  # (keys, objects and arrays, the most values in one)
-        if not isinstance(v, (dict, list)):
-            return 0, 0, 0
-        inner = [tally(x) for x in (v.values() if isinstance(v, dict) else v)]
-        return ((len(v) if isinstance(v, dict) else 0) + sum(t[0] for t in inner),
-                1 + sum(t[1] for t in inner), max([len(v)] + [t[2] for t in inner]))
-
-    values = [value(5) for _ in range(300)]
-    values.append(list(values))
-    for unlooped in (0, 1, 5, 30, 800):
-        monkeypatch.setattr(jsonfile, "_UNLOOPED", unlooped)
-        expected = [k if n <= unlooped and most <= max(4, unlooped) else None
-                    for k, n, most in map(tally, values)]
-        assert [jsonfile._keys(v) for v in values] == expected
-        assert None in expected and (unlooped < 800 or len(set(expected)) > 10)
-    assert [jsonfile._keys(v) for v in ("a:b", 3, None, [], {})] == [0, 0, 0, 0, 0]
 
 
 def _random_json(rng, depth):
@@ -189,35 +145,22 @@ def _random_json(rng, depth):
                               for k in keys)
 
 
-def test_quote_colon_pairs_are_counted_across_the_pieces():
-    # keys a, b, c, d; the string x": holds an escaped quote before a colon (not counted,
-    # unless cut between pieces), and the string ":" starts with one (always counted)
-    data = b'{"a" :1, "b"\n\n : {"c"\t:"x\\":"}, "d": ":"}  '
-    assert data.translate(None, b" \t\r\n").count(b'":') == 6
-    counts = [jsonfile._quote_colons(data, step) for step in range(1, 40)]
-    assert set(counts) == {5, 6} and jsonfile._quote_colons(data) == 5
-    # a key ending in an escaped backslash is a key: never taken off
-    assert jsonfile._quote_colons(b'{"e\\\\":1, "s":"\\":"}') == 3
-
-
 def test_a_config_with_escaped_quotes_before_colons_in_its_strings_is_not_scanned(monkeypatch):
     def scan(text):
         raise AssertionError("scanned")
-    monkeypatch.setattr(jsonfile, "duplicates", scan)
+    monkeypatch.setattr(codec, "duplicates", scan)
     text = json.dumps({"prompts": [{"name": "p", "messages": [
         {"role": "user", "text": 'Reply with {"a": 1} as JSON: {"b": [2]}'}]}]}).encode()
-    assert jsonfile.load(text, "c.json") == json.loads(text)
+    assert codec.load_file(text, "c.json") == json.loads(text)
 
 
 def test_a_valid_config_never_takes_the_token_scan(monkeypatch):
     def scan(text):
         raise AssertionError("scanned")
-    monkeypatch.setattr(jsonfile, "duplicates", scan)
+    monkeypatch.setattr(codec, "duplicates", scan)
     text = json.dumps({"prompts": [{"name": "p%d" % i, "description": "a: b", "messages": [
         {"role": "user", "text": "x:y"}]} for i in range(50)]}, indent=1).encode()
     expected = json.loads(text)
-    assert parse_config("c.json", text) == expected
-    monkeypatch.setattr(jsonfile, "hooked_scanner", lambda hook: None)
     assert parse_config("c.json", text) == expected
     assert parse_config("c.json", b"  \n" + text + b"\n\n") == expected
 

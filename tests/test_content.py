@@ -103,7 +103,7 @@ def test_config_meta_keys_may_be_empty_plain_prefixed_or_reserved_for_mcp():
             "traceparent": 6, "com.example-2.a1/": 7}
     from tinymcp import load_config
     config = load_config({"prompts": [{"name": "p", "_meta": meta, "messages": [{"role": "user", "text": "x"}]}]})
-    assert config.prompts.get("p").meta == meta
+    assert config.prompts.get("p")["_meta"] == meta
 
 
 def test_render_callable_may_return_a_string():
@@ -256,8 +256,8 @@ def test_a_render_result_with_a_bad_uri_fails_naming_it():
 
 
 def test_a_value_that_grows_in_a_uri_past_max_render_bytes_is_refused_before_it_is_made(monkeypatch):
-    from tinymcp.template import Template
-    from tinymcp.uri import UriTemplate
+    from tinymcp.model.template import Template
+    from tinymcp.model.uri import UriTemplate
     block = {"type": "resource_link", "uri": "u:{a}", "name": "n"}
     wire = Wire({"limits": {"max_render_bytes": 1000}, "prompts": [
         {"name": "p", "arguments": [{"name": "a"}], "messages": [{"role": "user", "content": block}]}]})

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tinymcp import Server, Session, load_config
-from tinymcp.defaults import DEFAULT_CONFIG
+from tinymcp.model.defaults import DEFAULT_CONFIG
 
 
 def test_default_config_is_valid():

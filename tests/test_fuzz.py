@@ -19,8 +19,11 @@ def test_expected_reply_mirrors_json_rpc():
     assert expected_reply(b'{"jsonrpc":"2.0","id":1,"result":{}}') is None
     assert expected_reply(b"garbage") == ("null",)
     deep = b'{"jsonrpc":"2.0","id":3,"method":"ping","params":' + b'{"a":' * 100000 + b"1" + b"}" * 100000
-    assert expected_reply(deep + b"}") == ("id", 3)
+    assert expected_reply(deep + b"}") == ("null",)  # (past max_depth: refused unread)
     assert expected_reply(deep) == ("null",)
+    shallow = b'{"jsonrpc":"2.0","id":3,"method":"ping","params":' + b'{"a":' * 63 + b"1" + b"}" * 63
+    assert expected_reply(shallow + b"}") == ("id", 3)
+    assert expected_reply(b'{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":"[[[[%s"}}' % (b"[" * 99)) == ("id", 3)
 
 
 # Fixed seeds, so that a CI run is repeatable: scripts/fuzz explores fresh seeds, and

@@ -8,6 +8,8 @@ import struct
 
 import pytest
 
+pytest.importorskip("tinymcp.socket", reason="a copy without socket/")
+
 from conftest import initialize, line, named_config, req
 
 NAMES = ["alpha", "beta"]

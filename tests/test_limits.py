@@ -6,7 +6,8 @@ import pytest
 
 from conftest import PING, Wire, limited_config, nested
 from tinymcp import ConfigError, load_config
-from tinymcp.template import Template
+from tinymcp.model.limits import Limits
+from tinymcp.model.template import Template
 
 
 def get(wire, arguments):
@@ -70,7 +71,7 @@ def test_nesting_at_and_past_max_depth():
     wire = Wire(limited_config(max_depth=10))
     assert wire.send(nested(10), PING)[0]["result"] == {}
     replies = wire.send(nested(11), PING)
-    assert replies[0] == {"jsonrpc": "2.0", "id": 1, "error": {
+    assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {
         "code": -32600, "message": "Invalid Request: nesting deeper than 10 levels (max_depth)"}}
     assert replies[1]["id"] == "next"
 
@@ -99,7 +100,7 @@ def test_max_line_values_is_the_values_and_keys_of_one_message():
     wire = Wire(limited_config(max_line_values=1000))
     assert wire.raw(values_line(1000) + b"\n")[0]["result"] == {}
     replies = wire.raw(values_line(1001, rid=2) + b"\n" + json.dumps(PING).encode() + b"\n")
-    assert replies[0] == {"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message":
+    assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message":
                           "Invalid Request: more than 1000 values and keys in one message (max_line_values)"}}
     assert replies[1]["id"] == "next"
 
@@ -110,10 +111,16 @@ def test_max_line_values_is_the_values_and_keys_of_one_message():
     (b'[[],{},[[]]]', 8),                      # (an empty container counts as one more)
 ])
 def test_values_are_counted_outside_strings(body, counted):
-    from tinymcp.jsonrpc import too_many_values
+    from tinymcp.errors import ParseError
+    from tinymcp.protocol.jsonrpc import Refused, read_line
+
+    def refused(limit):
+        try:
+            return type(read_line(line, Limits(max_line_values=limit))) is Refused
+        except ParseError:
+            return False  # (read, and found not to be JSON)
     line = body + b" " * 100  # (a line no longer than the limit is never counted)
-    assert too_many_values(line, counted) is False
-    assert too_many_values(line, counted - 1) is True
+    assert not refused(counted) and refused(counted - 1)
 
 
 def test_a_batch_with_too_many_values_is_refused_as_a_whole():
@@ -126,15 +133,13 @@ def test_a_batch_with_too_many_values_is_refused_as_a_whole():
 
 
 def test_a_line_with_too_many_values_is_never_decoded(monkeypatch):
-    # (the refusal reads only the flattened top level, for the id)
-    from tinymcp import jsonrpc
+    from tinymcp import codec
     decoded = []
-    real = jsonrpc.decode
-    monkeypatch.setattr(jsonrpc, "decode", lambda line: decoded.append(len(line)) or real(line))
+    real = codec.loads
+    monkeypatch.setattr(codec, "loads", lambda text, *hook: decoded.append(len(text)) or real(text, *hook))
     wire = Wire(limited_config(max_line_values=1000))
-    line = values_line(100000, rid=5)
-    assert wire.raw(line + b"\n")[0]["id"] == 5
-    assert decoded and max(decoded) < 100
+    assert wire.raw(values_line(100000, rid=5) + b"\n")[0]["id"] is None
+    assert decoded == []
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting():
@@ -152,25 +157,13 @@ def test_brackets_in_strings_with_escaped_quotes_do_not_count():
     assert reply["result"]["messages"][0]["content"]["text"] == text
 
 
-def test_one_deep_item_in_a_batch_costs_its_siblings_nothing():
+def test_a_batch_nesting_too_deep_is_refused_as_a_whole():
     wire = Wire(limited_config(max_depth=8))
     wire.initialize("2025-03-26")
-    deep = nested(12)
-    deep["id"] = 2
-    quiet = nested(12)
-    del quiet["id"]
-    batch = [{"jsonrpc": "2.0", "id": 1, "method": "ping"}, deep, 5, quiet,
-             {"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"_meta": {"a": [[1]]}}}]
-    [replies] = wire.send(batch)
-    by_id = {r["id"]: r for r in replies}
-    assert sorted(by_id, key=str) == [1, 2, 3, None]
-    assert by_id[1]["result"] == {} and by_id[3]["result"] == {}
-    assert by_id[2]["error"] == {"code": -32600, "message": "Invalid Request: nesting deeper than 8 levels (max_depth)"}
-    assert by_id[None]["error"]["code"] == -32600
-    # a batch that is invalid JSON inside one item is still a parse error as a whole
-    bad = json.dumps(batch).encode()[:-1].replace(b'"ping"}', b'"ping" x}', 1) + b"]"
-    assert wire.raw(bad + b"\n")[0]["error"]["code"] == -32700
-
+    assert wire.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}, nested(12)], PING) == [
+        {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32600, "message": "Invalid Request: nesting deeper than 8 levels (max_depth)"}},
+        {"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 def test_batch_at_and_past_max_batch():
     wire = Wire(limited_config(max_batch=3))
@@ -305,9 +298,10 @@ def test_max_callable_ms_is_at_most_a_day():
                                                               "got 10000000000000")]
 
 
-def test_a_deep_line_of_quotes_that_cannot_be_strings_is_a_parse_error_at_once():
-    # (more strings than values: cutting them out would cost a piece each)
-    wire = Wire(limited_config())
-    line = b"[" * 100 + b'"' * 1000000
-    assert wire.raw(line + b"\n")[0]["error"] == {
-        "code": -32700, "message": "Parse error: more strings than values, so not JSON"}
+def test_a_deep_line_of_quotes_is_answered_at_once():
+    # (more strings than max_line_values: cutting them out would cost a piece each)
+    wire = Wire(limited_config(max_line_values=1000))
+    for line in (b"[" * 100 + b'"' * 1000000, b"[" * 100 + b'"\\' + b'"' * 1000000):
+        assert wire.raw(line + b"\n")[0]["error"] == {"code": -32600, "message":
+                                                     "Invalid Request: more than 1000 values and keys "
+                                                     "in one message (max_line_values)"}

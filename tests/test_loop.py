@@ -7,7 +7,7 @@ from transport_helpers import GUARD
 
 
 def test_loop_timers_run_in_order_and_cancelled_ones_never():
-    from tinymcp.loop import Loop
+    from tinymcp.io.loop import Loop
     loop = Loop()
     ran = []
     try:
@@ -25,7 +25,7 @@ def test_loop_timers_run_in_order_and_cancelled_ones_never():
 
 
 def test_loop_call_soon_threadsafe_wakes_the_loop_and_refuses_after_close():
-    from tinymcp.loop import Loop
+    from tinymcp.io.loop import Loop
     loop = Loop()
     ran = []
     t = threading.Thread(target=lambda: loop.call_soon_threadsafe(lambda: ran.append(1)))
@@ -42,7 +42,7 @@ def test_loop_call_soon_threadsafe_wakes_the_loop_and_refuses_after_close():
 
 def test_call_next_round_runs_after_the_next_rounds_fd_callbacks_and_never_waits():
     import os
-    from tinymcp.loop import Loop
+    from tinymcp.io.loop import Loop
     loop = Loop()
     r, w = os.pipe()
     ran = []

@@ -159,213 +159,16 @@ def test_modern_errors_keep_their_codes():
     assert one(m.modern("tools/list"))["error"]["code"] == -32601
 
 
-def _get_both_ways(prompt, rev, arguments, limits):
-    """(the fast path's encoded result or None, the general path's) of one prompts/get."""
-    from tinymcp.call import Call
-    from tinymcp.jsonrpc import encode
-    from tinymcp.methods import _framed, _get_result
-    from tinymcp.prompts import render
-    from tinymcp.errors import InvalidParams
-    call = Call(1, "prompts/get", rev, False, False)
-
-    def outcome(way):  # (the arguments may make a uri with no scheme: -32602 either way)
-        try:
-            return way()
-        except InvalidParams as exc:
-            return exc.message
-
-    fast = outcome(lambda: _framed(prompt, rev, arguments, limits))
-    return fast, outcome(lambda: encode(_get_result(call, prompt, render(prompt, arguments), limits))[:-1])
-
-
-def test_a_prompts_first_get_is_answered_from_its_frame(monkeypatch):
-    """A template prompt's first get under a revision makes its frame and answers from it,
-    not the general way; a get the frame cannot serve (past the cheap render bound) still
-    takes the general way."""
-    import tinymcp.methods as methods
-    general = methods._get_result
-    taken = []
-    monkeypatch.setattr(methods, "_get_result", lambda *a: taken.append(a) or general(*a))
-    for version in ("2025-06-18", "2025-11-25"):
-        wire = Wire({"limits": {"max_render_bytes": 120}, "prompts": [
-            {"name": "p", "arguments": [{"name": "a"}], "messages": [{"role": "user", "text": "<{a}>"}]}]})
-        wire.initialize(version)
-        assert wire.result("prompts/get", {"name": "p", "arguments": {"a": "owl"}})["messages"] == [
-            {"role": "user", "content": {"type": "text", "text": "<owl>"}}]
-        assert taken == []
-        assert wire.result("prompts/get", {"name": "p", "arguments": {"a": "x" * 9}})["messages"][0][
-            "content"]["text"] == "<xxxxxxxxx>"  # (11 characters * 12 > 120)
-        assert len(taken) == 1
-        taken.clear()
-
-
-def test_a_stateless_get_is_the_same_either_way():
-    """A stateless get takes its frame too, with what ``stateless_result`` adds after it:
-    the same result as a request whose log level sends it the general way."""
+def test_a_stateless_get_result_carries_its_type_and_server_info_after_its_messages():
     wire = modern_wire(simple_config(3, server={"name": "srv", "version": "2", "title": "Srv"}))
     for arguments in ({"topic": "owls"}, {"topic": 'q"\\\u00e9\ud800', "tone": ""}):
-        fast = wire.modern("prompts/get", {"name": "p001", "arguments": arguments})
-        general = wire.modern("prompts/get", {"name": "p001", "arguments": arguments},
-                              **{"io.modelcontextprotocol/logLevel": "emergency"})
-        assert len(fast) == len(general) == 1
-        assert fast[0]["result"] == general[0]["result"]
-        assert list(fast[0]["result"]) == list(general[0]["result"]) == [
-            "messages", "description", "resultType", "_meta"]
-        assert fast[0]["result"]["_meta"]["io.modelcontextprotocol/serverInfo"] == {
+        [reply] = wire.modern("prompts/get", {"name": "p001", "arguments": arguments})
+        assert list(reply["result"]) == ["messages", "description", "resultType", "_meta"]
+        assert reply["result"]["messages"][0]["content"]["text"] == "Tell me about %s in a %s tone" % (
+            arguments["topic"], arguments.get("tone") or "plain")
+        assert reply["result"]["_meta"]["io.modelcontextprotocol/serverInfo"] == {
             "name": "srv", "version": "2", "title": "Srv"}
 
-
-def test_an_encoded_get_result_is_byte_for_byte_the_general_one():
-    """``methods._framed`` (a prompt's encoded result with gaps for its texts) against
-    building and encoding the result, on generated prompts, every handshake revision and
-    argument values that escape every way."""
-    import random
-    from generated_prompts import generated_prompt
-    from tinymcp.limits import Limits
-    from tinymcp.models import Prompt
-    from tinymcp.revisions import REVISIONS
-    from tinymcp.validate import Check
-    rng = random.Random(17)
-    values = ["", "x", 'q"\\/', "\u00e9\n\t\x00\x1f\x7f", "\U0001f600", "\ud800", "\udc00x", "{a}",
-              "\ue000tinymcp gap 0\ue001", "\u2028" * 3]
-    limits = Limits()
-    framed = general = 0
-    for _ in range(4000):
-        prompt = Prompt.from_wire(Check(), generated_prompt(rng), "prompts[0]")
-        if prompt is None or prompt.render_fn is not None:
-            continue
-        arguments = {a.name: rng.choice(values) for a in prompt.arguments if rng.random() < 0.8}
-        for rev in REVISIONS.values():
-            if rev.stateless:
-                continue
-            fast, slow = _get_both_ways(prompt, rev, arguments, limits)
-            if fast is None:
-                general += 1
-            else:
-                framed += 1
-                assert fast == slow, (prompt.name, rev, arguments)
-    assert framed > 3000 and general > 0  # (both ways were taken)
-
-
-@pytest.mark.parametrize("content, framed_in", [
-    # a resource link's uri, or a dated block's text, are in a text block where the
-    # revision has no such block or date: no frame there
-    ({"type": "resource_link", "uri": "file:///{a}", "name": "r"}, ("2025-06-18", "2025-11-25")),
-    ({"type": "text", "text": "{a}", "annotations": {"lastModified": "2025-01-01T00:00:00Z"}},
-     ("2025-06-18", "2025-11-25")),
-    ({"type": "resource", "resource": {"uri": "u:{a}", "text": "{a}!", "_meta": {"k": 1}}},
-     ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")),
-    # a fixed text that reads as a gap: the result could not be cut there
-    ({"type": "text", "text": "\ue000tinymcp gap 0\ue001"}, ()),
-    # the same after an escaped quote, and within a text (found in review: with a
-    # resource link turned into text, the value went where the fixed text was)
-    ({"type": "text", "text": 'say "\ue000tinymcp gap 0\ue001'}, ()),
-    ({"type": "text", "text": "x\ue000tinymcp gap 0\ue001y"}, ()),
-    # a resource's text before its uri: the gaps come in another order than the templates
-    ({"type": "resource", "resource": {"text": "{a}!", "uri": "u:{a}"}},
-     ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")),
-])
-def test_a_get_result_is_framed_only_where_each_value_stands_whole(content, framed_in):
-    from tinymcp.limits import Limits
-    from tinymcp.models import Prompt
-    from tinymcp.revisions import REVISIONS
-    from tinymcp.validate import Check
-    messages = [{"role": "user", "content": content}]
-    if "{a}" not in str(content):
-        messages.append({"role": "user", "text": "and {a}"})
-    prompt = Prompt.from_wire(Check(), {"name": "p", "arguments": [{"name": "a"}],
-                                        "messages": messages}, "prompts[0]")
-    for version, rev in REVISIONS.items():
-        if not rev.stateless:
-            fast, slow = _get_both_ways(prompt, rev, {"a": 'x"y'}, Limits())
-            assert (fast is not None) == (version in framed_in), version
-            assert fast in (None, slow)
-
-
-@pytest.mark.parametrize("fixed", ['say "\ue000tinymcp gap 0\ue001', "\ue000tinymcp gap 0\ue001",
-                                   "\\ue000tinymcp gap 0\ue001"])
-@pytest.mark.parametrize("block", [
-    {"type": "resource_link", "uri": "file:///{a}", "name": "r"},
-    {"type": "text", "text": "Hi {a}", "annotations": {"lastModified": "2025-01-01T00:00:00Z"}}])
-def test_a_fixed_text_like_a_gap_never_takes_a_value(block, fixed):
-    """Where a revision turns the templated block into text, a fixed text (a message, the
-    description) that holds what stands in for the value is sent as it is, and the value
-    where it belongs (found in review)."""
-    for where in ("message", "description"):
-        prompt = {"name": "p", "arguments": [{"name": "a"}],
-                  "messages": [{"role": "user", "content": block}]}
-        if where == "message":
-            prompt["messages"].append({"role": "user", "text": fixed})
-        else:
-            prompt["description"] = fixed
-        for version in ("2024-11-05", "2025-03-26", "2025-11-25"):
-            wire = Wire({"prompts": [prompt]})
-            wire.initialize(version)
-            results = [wire.result("prompts/get", {"name": "p", "arguments": {"a": "XYZ"}})
-                       for _ in range(3)]  # (the frame made at the first)
-            assert results[0] == results[1] == results[2]
-            first = results[0]["messages"][0]["content"]
-            assert "XYZ" in (first.get("text") or first.get("uri")), (version, first)
-            assert (results[0]["messages"][1]["content"]["text"] if where == "message"
-                    else results[0]["description"]) == fixed
-
-
-def test_a_get_whose_result_does_not_encode_answers_as_it_did():
-    """A frame is never made of a result that does not encode or nests too deep: the
-    general path answers (found in review: -32603 where the render limit said -32602)."""
-    from tinymcp.errors import ConfigError
-    cases = [({"size": 10 ** 5000}, 100, -32602)]
-    for depth in range(900, 1000, 10):  # (the deepest ones answered -32603 framed, found in review)
-        deep = {}
-        for _ in range(depth):
-            deep = {"k": deep}
-        cases.append(({"_meta": deep}, None, None))
-    for extra, limit, error in cases:
-        link = dict({"type": "resource_link", "uri": "file:///{a}", "name": "r"}, **extra)
-        config = {"prompts": [{"name": "p", "arguments": [{"name": "a"}],
-                               "messages": [{"role": "user", "content": link}]}]}
-        if limit:
-            config["limits"] = {"max_render_bytes": limit}
-        try:
-            Wire(config)
-        except ConfigError:
-            continue  # (too deep to load here: nothing to serve)
-        for version in ("2025-06-18", "2025-11-25"):
-            answers = []
-            for framed in (True, False):
-                wire = Wire(config)
-                wire.validate = False
-                wire.initialize(version)
-                if not framed:
-                    wire.result("logging/setLevel", {"level": "emergency"})  # (the general path)
-                answers.append([wire.get("p", {"a": "x" * 150}).get("error", {}).get("code")
-                                for _ in range(3)])
-            assert answers[0] == answers[1], (extra.keys(), version, answers)
-            if error is not None:
-                assert answers[0] == [error] * 3
-
-
-def test_a_framed_get_leaves_the_render_limit_to_the_general_path():
-    """Past the cheap bound (12 bytes a character), the general path measures the text
-    escaped and answers or refuses."""
-    from tinymcp.limits import Limits
-    from tinymcp.models import Prompt
-    from tinymcp.revisions import LATEST_HANDSHAKE
-    from tinymcp.validate import Check
-    prompt = Prompt.from_wire(Check(), {"name": "p", "arguments": [{"name": "a"}],
-                                        "messages": [{"role": "user", "text": "<{a}>"}]}, "prompts[0]")
-    limits = Limits(max_render_bytes=120)
-    assert _get_both_ways(prompt, LATEST_HANDSHAKE, {"a": "x" * 8}, limits)[0] is not None
-    assert _get_both_ways(prompt, LATEST_HANDSHAKE, {"a": "x" * 9}, limits)[0] is None  # 11 * 12 > 120
-    wire = Wire({"limits": {"max_render_bytes": 120}, "prompts": [
-        {"name": "p", "arguments": [{"name": "a"}], "messages": [{"role": "user", "text": "<{a}>"}]}]})
-    wire.initialize()
-    assert wire.result("prompts/get", {"name": "p", "arguments": {"a": "x" * 118}})["messages"][0][
-        "content"]["text"] == "<" + "x" * 118 + ">"
-    assert "max_render_bytes" in wire.error("prompts/get", {"name": "p", "arguments": {"a": "x" * 119}})["message"]
-
-
-# --- completion/complete -------------------------------------------------------------------
 
 def test_callable_gets_context_from_2025_06_18():
     wire = Wire(completion_config())
@@ -489,16 +292,14 @@ def test_listen_needs_a_filter_object(notifications):
     assert one(m.modern("subscriptions/listen", params))["error"]["code"] == -32602
 
 
-def test_a_page_asked_for_again_is_the_same_bytes_until_the_config_changes():
+def test_a_page_asked_for_again_is_the_same_until_the_config_changes():
     from conftest import Wire, simple_config
     wire = Wire(simple_config(5, page_size=2))
     wire.initialize()
     ask = b'{"jsonrpc":"2.0","id":7,"method":"prompts/list","params":{}}\n'
     first = wire.session.receive_data(ask)
     assert wire.session.receive_data(ask) == first
-    cached = wire.server.config.pages
     wire.server.replace_config(simple_config(6, page_size=2, ttl_ms=5))
-    assert wire.server.config.pages is not cached
     assert wire.session.receive_data(ask) == first  # (the first page did not change)
     bad = wire.request("prompts/list", {"cursor": ["not", "a", "cursor"]})
     assert bad["error"]["code"] == -32602

@@ -87,14 +87,14 @@ def test_the_suite_imports_the_copy_it_names_and_every_submodule_once():
     import tinymcp
     assert tinymcp.__name__ == PACKAGE
     assert Path(tinymcp.__file__).resolve().parent == PACKAGE_DIR
-    for info in pkgutil.iter_modules(tinymcp.__path__):
-        module = importlib.import_module("tinymcp." + info.name)
-        assert module.__name__ == PACKAGE + "." + info.name
-        assert Path(module.__file__).resolve().parent == PACKAGE_DIR
+    for info in pkgutil.walk_packages(tinymcp.__path__, "tinymcp."):
+        module = importlib.import_module(info.name)
+        assert module.__name__ == PACKAGE + info.name[len("tinymcp"):]
+        assert PACKAGE_DIR in Path(module.__file__).resolve().parents
     stray = [name for name, module in list(sys.modules.items())
              if name.startswith(("tinymcp.", PACKAGE + "."))
              and getattr(module, "__file__", None)
-             and Path(module.__file__).resolve().parent != PACKAGE_DIR]
+             and PACKAGE_DIR not in Path(module.__file__).resolve().parents]
     assert stray == []
 
 
@@ -186,12 +186,12 @@ if WINDOWS_LIKE:  # no SIGHUP, and pipes that cannot be polled
     import signal
     del signal.SIGHUP
 package = importlib.import_module(PACKAGE)
-for info in pkgutil.iter_modules(package.__path__):
-    importlib.import_module(PACKAGE + "." + info.name)
+for info in pkgutil.walk_packages(package.__path__, PACKAGE + "."):
+    importlib.import_module(info.name)
 loaded = sorted(n for n in sys.modules if n.split(".")[0] in BLOCKED)
 assert loaded == [], loaded
 if WINDOWS_LIKE:
-    importlib.import_module(PACKAGE + ".stdio").CAN_POLL_PIPES = False
+    importlib.import_module(PACKAGE + ".io.stdio").CAN_POLL_PIPES = False
 cli = importlib.import_module(PACKAGE + ".cli")
 sys.exit(cli.main(sys.argv[1:]))
 """
@@ -219,6 +219,7 @@ def test_every_module_imports_and_stdio_serves_without_fcntl_termios_pwd_grp_res
     assert replies[0]["result"]["capabilities"]["prompts"] == {"listChanged": platform == "posix"}
 
 
+@pytest.mark.needs("socket")
 def test_socket_transport_where_unix_sockets_are_unavailable_says_so_and_exits_1(tmp_path):
     path = tmp_path / "s"
     rc, out, err = run_without_posix_extras(["--socket", str(path)], tmp_path)
@@ -245,7 +246,7 @@ def test_zipapp_serves_a_config_file(tmp_path, config_file):
     assert rc == 0, err
     with zipfile.ZipFile(str(pyz)) as archive:
         names = set(archive.namelist())
-    assert {"__main__.py", "tinymcp/__init__.py", "tinymcp/cli.py", "tinymcp/py.typed"} <= names
+    assert {"__main__.py", "tinymcp/__init__.py", "tinymcp/cli.py"} <= names
     assert "tinymcp_embedded_config.json" not in names
     # bytecode beside each module (where zipimport looks), never a __pycache__
     modules = sorted(n for n in names if n.startswith("tinymcp/") and n.endswith(".py"))
@@ -405,7 +406,7 @@ def test_sdist_holds_the_license(tmp_path):
 @pytest.mark.skipif(not _has_wheel_backend(), reason=(
     "needs setuptools >= 70.1 in this environment (scripts/test installs it): the wheel is "
     "built offline with --no-build-isolation"))
-def test_wheel_has_py_typed_and_the_license_and_installs_the_tinymcp_command(tmp_path, config_file):
+def test_wheel_has_the_license_and_every_module_and_installs_the_tinymcp_command(tmp_path, config_file):
     src = _source_copy(tmp_path)
     dist = tmp_path / "dist"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
@@ -429,8 +430,8 @@ def test_wheel_has_py_typed_and_the_license_and_installs_the_tinymcp_command(tmp
         # (dist-info/LICENSE, or dist-info/licenses/LICENSE from setuptools 77 on)
         [license_name] = [n for n in names if ".dist-info/" in n and n.endswith("/LICENSE")]
         assert archive.read(license_name) == license_text
-    modules = {"tinymcp/" + p.name for p in (ROOT / "tinymcp").glob("*.py")}
-    assert modules | {"tinymcp/py.typed"} <= names
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tinymcp").rglob("*.py")}
+    assert modules <= names
 
     # a pipx-style install: a fresh venv with only this wheel, then the command on its own
     venv = tmp_path / "venv"

@@ -13,11 +13,13 @@ import sys
 
 import pytest
 
+pytest.importorskip("tinymcp.files", reason="a copy without files/")
+
 from conftest import INITIALIZED, LIST_CHANGED, PACKAGE, initialize, req
 from transport_helpers import EOF, run
 
 tinymcp = importlib.import_module(PACKAGE)
-promptdirs = importlib.import_module(PACKAGE + ".promptdirs")
+promptdirs = importlib.import_module(PACKAGE + ".files.folders")
 
 needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is 3.11+")
 
@@ -72,7 +74,7 @@ def test_the_config_prompts_come_first_and_prompt_dirs_are_relative_to_base(tmp_
                                  "prompt_dirs": ["lib"]}, base=str(tmp_path))
     assert names(config) == ["own", "review"]
     server = tinymcp.Server(config)
-    assert server.config.prompts.get("review").name == "review"
+    assert server.config.prompts.get("review")["name"] == "review"
 
 
 def test_serve_dicts_with_prompt_dirs_but_server_and_load_config_say_where_to_go(tmp_path):

@@ -10,10 +10,12 @@ import sys
 
 import pytest
 
+pytest.importorskip("tinymcp.files", reason="a copy without files/")
+
 from conftest import PACKAGE
 import importlib
 
-promptfiles = importlib.import_module(PACKAGE + ".promptfiles")
+promptfiles = importlib.import_module(PACKAGE + ".files.formats")
 tinymcp = importlib.import_module(PACKAGE)
 
 

@@ -16,16 +16,10 @@ def test_pages_cover_every_prompt_once():
     assert names == sorted(names) and len(set(names)) == 250
 
 
-def test_a_walk_page_by_page_never_indexes_every_name_and_other_cursors_still_resume():
-    """Each page remembers where the next one starts (at most ``AFTER_KEPT`` of them): a
-    client walking the pages needs no index of every name; a cursor it did not just get
-    (served long ago, or by another config) is found through the index."""
-    from tinymcp.prompts import PromptSet
-    from tinymcp.revisions import LATEST_HANDSHAKE
-    from tinymcp.server import Server
-    server = Server(simple_config(1000, page_size=1))
-    prompts = server.config.prompts
-    assert type(prompts) is PromptSet and PromptSet.AFTER_KEPT < 999
+def test_a_cursor_resumes_on_another_server_of_the_same_prompts():
+    from tinymcp.protocol.revisions import LATEST_HANDSHAKE
+    from tinymcp.protocol.session import Server
+    prompts = Server(simple_config(1000, page_size=1)).config.prompts
     cursor, names, cursors = None, [], []
     while True:
         page, cursor = prompts.page(cursor, 1, "", LATEST_HANDSHAKE)
@@ -34,14 +28,10 @@ def test_a_walk_page_by_page_never_indexes_every_name_and_other_cursors_still_re
             break
         cursors.append(cursor)
     assert names == ["p%03d" % i for i in range(1000)]
-    assert prompts._position is None and len(prompts._after) == PromptSet.AFTER_KEPT
-    # the first cursors were forgotten, and another set of the same names never saw any
     other = Server(simple_config(1000, page_size=1)).config.prompts
     for at in (0, 1, 500, 998):
-        for served in (prompts, other):
-            page, _ = served.page(cursors[at], 3, "", LATEST_HANDSHAKE)
-            assert [p["name"] for p in page] == ["p%03d" % i for i in range(at + 1, min(at + 4, 1000))], at
-    assert prompts._position is not None
+        page, _ = other.page(cursors[at], 3, "", LATEST_HANDSHAKE)
+        assert [p["name"] for p in page] == ["p%03d" % i for i in range(at + 1, min(at + 4, 1000))], at
 
 
 def test_prompts_are_listed_in_declared_order_in_both_eras():
@@ -86,7 +76,7 @@ def test_a_cursor_whose_prompt_is_gone_is_invalid_and_the_client_starts_over():
 
 
 def test_a_handshake_era_cursor_made_before_declared_order_still_resumes():
-    from tinymcp.prompts import encode_cursor
+    from tinymcp.model.config import encode_cursor
     wire = Wire(simple_config(6, page_size=2))
     wire.initialize()
     # the cursor format is unchanged: a cursor naming p003 resumes after p003
@@ -138,7 +128,7 @@ def test_handshake_cursors_keep_the_format_they_had_before_scopes():
     # a client paging across a server upgrade keeps its place in the handshake era
     import base64
     import binascii
-    from tinymcp.prompts import decode_cursor, encode_cursor
+    from tinymcp.model.config import decode_cursor, encode_cursor
     raw = "p002".encode()
     before = base64.urlsafe_b64encode(binascii.crc32(b"tinymcp-cursor-1\0" + raw).to_bytes(4, "big") + raw)
     assert encode_cursor("p002") == before.decode().rstrip("=")
@@ -279,60 +269,13 @@ def test_failing_complete_callable_is_internal_error(broken):
     assert len(logged) == 1
 
 
-def test_an_encoded_result_is_kept_from_its_second_making_within_its_bounds(monkeypatch):
-    from tinymcp.prompts import EncodedCache
-    monkeypatch.setattr(EncodedCache, "MAX_BYTES", 10)
-    monkeypatch.setattr(EncodedCache, "MADE_KEPT", 2)
-    cache = EncodedCache()
-    cache.put("a", b"1234")
-    assert cache.get("a") is None  # made once: not kept
-    cache.put("a", b"1234")
-    assert cache.get("a") == b"1234"
-    for key in ("b", "c", "d"):  # made once each: only the last two remembered
-        cache.put(key, b"5678")
-    cache.put("d", b"5678")
-    cache.put("b", b"5678")  # (forgotten: this is its first making again)
-    cache.put("c", b"5678")
-    # kept: a, d, then c, past 10 bytes: the oldest, a, went
-    assert [cache.get(k) for k in "abcd"] == [None, None, b"5678", b"5678"]
-    cache.put("e", b"x" * 11)
-    cache.put("e", b"x" * 11)
-    assert cache.get("e") is None  # (larger than the whole cache)
-
-
-def test_a_walk_page_by_page_keeps_no_page_and_a_page_asked_again_is_kept():
-    wire = Wire(simple_config(10, page_size=3))
-    wire.initialize()
-    assert len(wire.pages()) == 4
-    pages = wire.server.config.pages
-    assert pages._data == {}
-    ask = b'{"jsonrpc":"2.0","id":7,"method":"prompts/list","params":{}}\n'
-    first = wire.session.receive_data(ask)
-    assert len(pages._data) == 1 and wire.session.receive_data(ask) == first
-
-
-def test_an_owned_configs_prompts_stay_dicts_until_got_and_few_stay_built(monkeypatch):
-    from tinymcp.config import load_config
-    from tinymcp.prompts import PromptSet
-    monkeypatch.setattr(PromptSet, "BUILT_KEPT", 2)
-    config = simple_config(5)
-    prompts = load_config(config, owned=True).prompts
-    built = load_config(config).prompts
-    assert all(type(entry) is dict for entry in prompts.by_name.values())
-    assert prompts == built
-    for name in prompts.names:
-        assert prompts.get(name) == built.get(name)
-    assert list(prompts._built) == ["p003", "p004"]  # the two got last
-    assert prompts.get("nope") is None
-
-
 def test_listing_an_owned_configs_prompts_changes_none_of_its_dicts():
     """An owned config's argument dicts can be listed as they are: listing every page
     under every handshake revision, and a stateless page, leaves every dict as the file
     had it."""
     import copy
-    from tinymcp.config import load_config
-    from tinymcp.revisions import HANDSHAKE_VERSIONS
+    from tinymcp.model.config import load_config
+    from tinymcp.protocol.revisions import HANDSHAKE_VERSIONS
     arguments = [{"name": "a", "description": "d", "required": True}, {"name": "b", "title": "B"},
                  {"name": "c", "default": "x"}, {"name": "d", "required": False}, {"name": "e"}]
     config = {"page_size": 2, "prompts": [

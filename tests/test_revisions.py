@@ -2,7 +2,7 @@
 
 import pytest
 
-from tinymcp.revisions import HANDSHAKE_VERSIONS as LEGACY_VERSIONS
+from tinymcp.protocol.revisions import HANDSHAKE_VERSIONS as LEGACY_VERSIONS
 
 
 @pytest.mark.parametrize("version", LEGACY_VERSIONS)

@@ -88,19 +88,17 @@ def test_too_deep_message_with_a_bad_id_gets_a_null_id():
     assert wire.send(msg)[0]["id"] is None
 
 
-def test_too_deep_notification_gets_no_reply():
+def test_too_deep_messages_are_answered_with_a_null_id_and_the_next_line_is_served():
+    # (whether it is a notification or a response cannot be read without decoding it:
+    # JSON-RPC answers with id null when the id cannot be read)
     wire = Wire(limited_config(max_depth=4))
-    msg = nested(6)
-    del msg["id"]
-    assert wire.send(msg, PING) == [{"jsonrpc": "2.0", "id": "next", "result": {}}]
-
-
-def test_deep_response_from_the_client_gets_no_reply():
-    wire = Wire(limited_config(max_depth=4))
-    msg = nested(6)
-    del msg["method"]
-    msg["result"] = msg.pop("params")
-    assert wire.send(msg, PING) == [{"jsonrpc": "2.0", "id": "next", "result": {}}]
+    notification, response = nested(6), nested(6)
+    del notification["id"]
+    del response["method"]
+    response["result"] = response.pop("params")
+    error = {"code": -32600, "message": "Invalid Request: nesting deeper than 4 levels (max_depth)"}
+    assert wire.send(nested(6), notification, response, PING) == [
+        {"jsonrpc": "2.0", "id": None, "error": error}] * 3 + [{"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 
 # --- the exception-to-error boundary -------------------------------------------------------
@@ -165,10 +163,7 @@ def test_session_accepts_a_plain_config_dict():
 
 # --- budgets ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("budget", [1, 10 ** 6])
-def test_a_cancel_read_with_its_request_drops_the_reply_whatever_the_budget(wire, budget):
-    # with budget 1 the session stops after each reply: the cancels held back behind them
-    # still drop them before anything is returned, as one unbudgeted call would
+def test_a_cancel_read_with_its_request_drops_the_reply(wire):
     wire.initialize()
     data = b"".join(json.dumps(m).encode() + b"\n" for m in (
         {"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "p000", "arguments": {"topic": "x"}}},
@@ -176,10 +171,21 @@ def test_a_cancel_read_with_its_request_drops_the_reply_whatever_the_budget(wire
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}},
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}},
         {"jsonrpc": "2.0", "id": 4, "method": "ping"}))
-    out = wire.session.receive_data(data, budget)
-    while wire.session.pending:
-        out += wire.session.resume(budget)
+    out = wire.session.receive_data(data)
     assert [json.loads(x)["id"] for x in out.splitlines()] == [4]
+
+
+def test_a_budget_returns_what_is_served_and_holds_the_rest(wire):
+    # (a cancel held back behind a reply the budget let out comes too late to drop it: a
+    # race cancellation allows, "Behavior Requirements")
+    wire.initialize()
+    data = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % n for n in range(3))
+    data += b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}\n'
+    out = wire.session.receive_data(data, 1)
+    assert [json.loads(x)["id"] for x in out.splitlines()] == [0] and wire.session.pending == 3
+    out = wire.session.resume(1) + wire.session.resume(1)
+    assert [json.loads(x)["id"] for x in out.splitlines()] == [1, 2]
+    assert wire.session.resume(1) == b"" and wire.session.pending == 0
 
 
 def test_turn_over_is_asked_after_each_line_and_holds_the_rest(wire):
@@ -229,19 +235,17 @@ def test_eof_ends_open_streams_so_every_request_read_is_answered():
 
 
 def test_eof_ends_streams_when_a_budget_held_lines_back_until_then():
-    # the last lines (a request and its cancel) are served at EOF under a budget: the
-    # cancel drops the reply, and the open stream still ends
+    # the last lines are served after EOF under a budget: the open stream ends after them
     m = modern_wire(list_changed=True)
     m.modern("subscriptions/listen", LISTEN, rid=3)
     meta_ = meta()
     data = b"".join(json.dumps(x).encode() + b"\n" for x in (
         {"jsonrpc": "2.0", "id": 10, "method": "prompts/list", "params": {"_meta": meta_}},
-        {"jsonrpc": "2.0", "id": 11, "method": "prompts/list", "params": {"_meta": meta_}},
-        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 11}}))
+        {"jsonrpc": "2.0", "id": 11, "method": "prompts/list", "params": {"_meta": meta_}}))
     first = m.decode(m.session.receive_data(data, 1))
-    assert [r.get("id") for r in first] == [10] and m.session.pending == 2
+    assert [r.get("id") for r in first] == [10] and m.session.pending == 1
     last = m.decode(m.session.receive_data(b"", 1))
-    assert [(r.get("id"), r.get("method")) for r in last] == [(None, "notifications/cancelled"), (3, None)]
+    assert [(r.get("id"), r.get("method")) for r in last] == [(11, None), (None, "notifications/cancelled"), (3, None)]
 
 
 def test_bytes_like_input_is_served_as_bytes():

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from conftest import LISTEN, MODERN, Wire, meta, modern_wire, one, req, simple_config
-from tinymcp.revisions import ALL_VERSIONS
+from tinymcp.protocol.revisions import ALL_VERSIONS
 
 
 # --- the handshake state table ----------------------------------------------------------

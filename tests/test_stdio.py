@@ -8,7 +8,7 @@ import pytest
 from conftest import line, read_to_eof
 import tinymcp
 from tinymcp import Server
-from tinymcp.stdio import serve_stdio
+from tinymcp.io.stdio import serve_stdio
 
 CONFIG = {"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]}
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -10,10 +10,12 @@ import json
 import os
 import threading
 
+import pytest
+
 import tinymcp
 from conftest import line, read_to_eof, req
 from tinymcp import Server
-from tinymcp.stdio import serve_stdio
+from tinymcp.io.stdio import serve_stdio
 from transport_helpers import GUARD, Lines
 
 INIT = req(0, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
@@ -304,8 +306,9 @@ def test_stdio_served_on_a_thread_stops_when_the_server_is_stopped_from_another(
     live.finish()
 
 
+@pytest.mark.needs("socket")
 def test_unix_socket_served_on_a_thread_stops_when_the_server_is_stopped_from_another():
-    from tinymcp.unix import serve_unix
+    from tinymcp.socket.unix import serve_unix
     from transport_helpers import Client, short_dir
     import shutil
     where = short_dir()

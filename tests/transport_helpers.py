@@ -339,7 +339,7 @@ class PipeRig:
     test writes ``w_in``) and writes ``w_out`` (the test reads ``r_out``)."""
 
     def __init__(self, blocking=True):
-        from tinymcp.loop import Loop
+        from tinymcp.io.loop import Loop
         self.loop = Loop()
         self.r_in, self.w_in = os.pipe()
         self.r_out, self.w_out = os.pipe()
@@ -373,7 +373,7 @@ def piped_hub(names):
     """A server with list_changed on ``named_config(names)``, its loop and hub, one pump
     between two pipes: yields (server, loop, hub, write_to_server, read_from_server)."""
     from tinymcp import Server
-    from tinymcp.pump import Hub, StreamPump
+    from tinymcp.io.pump import Hub, StreamPump
     server = Server(named_config(names), list_changed=True)
     with pipe_rig() as rig:
         hub = Hub(rig.loop, server)

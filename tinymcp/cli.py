@@ -9,7 +9,7 @@ import sys
 
 from . import __version__
 from .errors import ConfigError, ListenError, UsageError
-from .validate import close_match
+from .model.check import close_match
 
 USAGE = """\
 usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch]
@@ -240,21 +240,12 @@ def main(argv=None, default_config=None, default_name="default config"):
         return _printed(lambda: sys.stdout.write(usage(default_config)) and 0)
     if opts.get("version"):
         return _printed(lambda: sys.stdout.write("tinymcp %s\n" % __version__) and 0)
-    # Everything made from here to serving lives as long as the server: no collection
-    # while it is made (each would re-scan it all), then _ready_to_serve() freezes it out
-    # of the collector's way.
-    import gc
-    gc.disable()
-    try:
-        return _main(opts, default_config, default_name)
-    finally:
-        gc.enable()  # (serving turned it back on already; this covers the early returns)
+    return _main(opts, default_config, default_name)
 
 
 def _main(opts, default_config, default_name):
     if opts["connect"] is not None:
-        from .bridge import bridge
-        _ready_to_serve()  # (it relays for as long as its host runs: collect meanwhile)
+        from .socket.bridge import bridge
         return bridge(opts["connect"])
     loaded = _load(opts, default_config, default_name)
     if type(loaded) is int:
@@ -269,15 +260,19 @@ def _main(opts, default_config, default_name):
         if opts["list"]:
             return _printed(lambda: list_prompts(server, sys.stdout))
         return _printed(lambda: render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
-    _ready_to_serve()
     if opts["socket"] is not None:
-        return _serve_socket(opts, server, source)
+        from .socket.unix import serve_options
+        try:
+            return serve_options(opts, server, source)
+        except ListenError as exc:
+            sys.stderr.write("tinymcp: %s\n" % exc)
+            return 1
     if sys.stdin is not None and sys.stdin.isatty():
         # a person at a terminal, not a host: say what this is instead of seeming to hang
         sys.stderr.write("tinymcp: serving MCP on stdio (one JSON-RPC message per line); an MCP host "
                          "normally starts this. Ctrl-D ends it.\n")
         sys.stderr.flush()
-    from .stdio import serve_stdio
+    from .io.stdio import serve_stdio
     return serve_stdio(server, source=source)
 
 
@@ -302,17 +297,17 @@ def _printed(command):
 
 def _load(opts, default_config, default_name):
     """``(server, source)``, or the exit status after saying what is wrong with the config."""
-    from .config import load_config
-    from .server import Server
+    from .model.config import load_config
+    from .protocol.session import Server
     source = None
     try:
         if opts["config"] is None and not opts["prompts"]:
             config = default_config
             if config is None:
-                from .defaults import DEFAULT_CONFIG as config
+                from .model.defaults import DEFAULT_CONFIG as config
             config = load_config(config, owned=True)
         else:
-            from .reload import ConfigFile
+            from .source import ConfigFile
             source = ConfigFile(opts["config"], watch=opts["watch"], dirs=opts["prompts"])
             config = source.load()
         # listChanged is promised exactly when a change source exists: a config file or
@@ -332,36 +327,3 @@ def _load(opts, default_config, default_name):
         for path, msg in problems:
             sys.stderr.write("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg)
         return 1
-
-
-def _serve_socket(opts, server, source):
-    from .unix import DEFAULT_MAX_CLIENTS, ListenError, serve_unix
-    try:
-        gid = None if opts["socket_group"] is None else _gid(opts["socket_group"])
-        return serve_unix(server, opts["socket"], max_clients=opts["max_clients"] or DEFAULT_MAX_CLIENTS,
-                          allow_uids=opts["allow_uids"], source=source,
-                          mode=0o600 if opts["socket_mode"] is None else opts["socket_mode"], gid=gid)
-    except ListenError as exc:
-        sys.stderr.write("tinymcp: %s\n" % exc)
-        return 1
-
-
-def _gid(group):
-    """The gid of ``group`` (a name, or a number)."""
-    if group.isascii() and group.isdigit():
-        return int(group)
-    try:
-        import grp
-        return grp.getgrnam(group).gr_gid
-    except ImportError:
-        raise ListenError("groups are not available on this platform")
-    except KeyError:
-        raise ListenError("--socket-group: no group named %r" % group)
-
-
-def _ready_to_serve():
-    """Hand what start-up made to the permanent generation and collect again from now on."""
-    import gc
-    if hasattr(gc, "freeze"):
-        gc.freeze()
-    gc.enable()

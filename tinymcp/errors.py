@@ -3,18 +3,12 @@
 - ``ConfigError``: a config that cannot be served, with every problem and its path.
 - ``ProtocolError`` and its kinds: the answer to one JSON-RPC request. The session turns
   them (and anything unexpected, as -32603) into error objects in exactly one place,
-  ``Session._serve``; nothing else builds a wire error.
+  ``Session._answer``; nothing else builds a wire error.
 - ``CallbackFailed``: a ``render``/``complete`` callable failed (its ``__cause__`` says
   how); answered -32603.
 - ``ListenError``: the Unix socket transport refuses a path. ``UsageError``: a bad
   command line.
 """
-
-__all__ = [
-    "TinyMCPError", "ConfigError", "ProtocolError", "ParseError", "InvalidRequest",
-    "MethodNotFound", "InvalidParams", "InternalError", "UnsupportedProtocolVersion",
-    "CallbackFailed", "ListenError", "UsageError", "clip",
-]
 
 # JSON-RPC 2.0 section 5.1 codes; -32022 is the 2026-07-28 UnsupportedProtocolVersionError.
 PARSE_ERROR = -32700
@@ -34,7 +28,7 @@ class ConfigError(TinyMCPError, ValueError):
 
     ``problems`` lists ``(path, message)`` pairs, every one found, in order; ``str()``
     gives one ``path: message`` line each, e.g. ``prompts[2].arguments[0].name:
-    expected a string, got 3``.
+    expected a string, got the number 3``.
     """
 
     def __init__(self, problems):

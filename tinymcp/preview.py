@@ -5,11 +5,10 @@ with given arguments, through the same path as a client's ``prompts/list`` and
 
 import json
 
-from .content import as_text
-from .revisions import LATEST_HANDSHAKE
-from .session import Session
+from .model.content import as_text
+from .protocol.revisions import LATEST_HANDSHAKE
+from .protocol.session import Session
 
-__all__ = ["list_prompts", "render_prompt"]
 
 
 class _Client:

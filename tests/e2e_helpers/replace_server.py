@@ -14,7 +14,7 @@ import threading
 
 PACKAGE = os.environ.get("TINYMCP_PACKAGE") or "tinymcp"
 tinymcp = importlib.import_module(PACKAGE)
-serve_stdio = importlib.import_module(PACKAGE + ".stdio").serve_stdio
+serve_stdio = importlib.import_module(PACKAGE + ".io.stdio").serve_stdio
 
 swap = threading.Event()
 

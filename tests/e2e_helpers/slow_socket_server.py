@@ -10,7 +10,7 @@ import os
 import sys
 
 tinymcp = importlib.import_module(os.environ.get("TINYMCP_PACKAGE") or "tinymcp")
-unix = importlib.import_module((os.environ.get("TINYMCP_PACKAGE") or "tinymcp") + ".unix")
+unix = importlib.import_module((os.environ.get("TINYMCP_PACKAGE") or "tinymcp") + ".socket.unix")
 
 
 def slow(arguments):

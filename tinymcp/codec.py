@@ -1,0 +1,164 @@
+"""JSON in and out: strict RFC 8259 text to values and back, and a config file's bytes.
+
+``json`` is imported at first use, not with the package (it loads ``re`` and ``enum``:
+``import tinymcp`` stays cheap). Decoding refuses NaN and Infinity (JSON has neither) and
+integers of more than ``MAX_INT_DIGITS`` digits; encoding is compact and ASCII-only, so a
+message never holds an embedded newline (transports "stdio", every revision).
+"""
+
+from .errors import ConfigError
+
+#: the longest integer literal read: ``int()`` takes quadratic time in the digits (a 16
+#: MiB line of 4000-digit integers held the loop ~0.3 s), and Python 3.11+ refuses over
+#: 4300 digits with a message naming interpreter internals: one rule for every version.
+MAX_INT_DIGITS = 300
+
+_json = []  # [decoder, encoder, quote], made at first use
+
+
+def _reject_constant(name):
+    raise ValueError("%s is not valid JSON" % name)
+
+
+def _parse_int(digits):
+    if len(digits) > MAX_INT_DIGITS and len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError("integer literal longer than %d digits" % MAX_INT_DIGITS)
+    return int(digits)
+
+
+def _codec():
+    if not _json:
+        import json
+        from json.encoder import encode_basestring_ascii
+        _json.append(json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int))
+        _json.append(json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False))
+        _json.append(encode_basestring_ascii)
+    return _json
+
+
+def loads(text, object_hook=None):
+    """``text`` as one JSON value; ``ValueError`` (or ``RecursionError``) otherwise.
+    ``object_hook(dict)`` returns what stands for each object."""
+    if object_hook is None:
+        return _codec()[0].decode(text)
+    import json
+    return json.JSONDecoder(object_hook=object_hook, parse_constant=_reject_constant,
+                            parse_int=_parse_int).decode(text)
+
+
+def dumps(value):
+    """A value's compact, ASCII-only JSON text."""
+    return _codec()[1].encode(value)
+
+
+def encode(message):
+    """One JSON-RPC line: ``dumps(message)`` as bytes, newline included."""
+    return _codec()[1].encode(message).encode("ascii") + b"\n"
+
+
+def quote(text):
+    """``text`` as a JSON string, quotes included, as ``dumps`` writes it."""
+    return _codec()[2](text)
+
+
+def escaped_size(text):
+    """The bytes ``text`` takes inside a JSON string on the wire (ASCII-escaped: up to 12
+    a character), quotes not counted."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return len(text)
+    return len(quote(text)) - 2
+
+
+def line_column(text, pos):
+    """``(line, column)`` of character ``pos`` of ``text``, both from 1, as editors show them."""
+    return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+
+
+def load_file(data, name, explain=None):
+    """The JSON value in ``data``, the bytes of the config file ``name``: no key given
+    twice in one object, a UTF-8 byte order mark skipped. ``ConfigError`` otherwise, at
+    ``name:line:column``; ``explain(text, exc)``, when given, words the error for the
+    person who wrote the file (``(position or None, message)``)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # (Notepad's default: it says nothing more)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        prefix = data[:exc.start].decode("utf-8")  # (pos: a character of it)
+        pos, message = explain(data, exc) if explain else (len(prefix), "not UTF-8: save the file as UTF-8")
+        raise ConfigError([(_where(name, prefix, pos), message)])
+    sizes = []
+
+    def counted(obj):
+        sizes.append(len(obj))
+        return obj
+
+    try:
+        value = loads(text, counted)
+    except (ValueError, RecursionError) as exc:
+        pos, message = explain(text, exc) if explain else (getattr(exc, "pos", None), getattr(exc, "msg", str(exc)))
+        raise ConfigError([(_where(name, text, pos), message)])
+    keys = sum(sizes)
+    if data.count(b":") != keys and _keys_in(data) != keys:  # (a key given twice, perhaps)
+        found = duplicates(text)
+        if found:
+            raise ConfigError([(_where(name, text, at), "duplicate key %s (first at line %d, column %d): "
+                                "remove one of them" % ((path,) + line_column(text, first)))
+                               for path, at, first in found])
+    return value
+
+
+def _keys_in(data):
+    """The keys in the JSON ``data`` (or -1: not known so): once its white space is taken
+    out, each key ends with ``":``, and so does each escaped quote before a colon inside a
+    string, which, when no ``\\`` makes a backslash ambiguous, is ``\":``. Counted at C
+    speed: a config's keys are checked for duplicates without a second parse."""
+    data = data.translate(None, b" \t\r\n")
+    return -1 if b"\\\\" in data else data.count(b'":') - data.count(b'\\":')
+
+
+def _where(name, text, pos):
+    return name if pos is None else "%s:%d:%d" % ((name,) + line_column(text, pos))
+
+
+#: a string (to its closing quote, or the end of its line: linear even when unterminated),
+#: one punctuation character, or a bare word
+TOKEN = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|[{}\[\],:]|[^\s{}\[\],:"]+'
+
+
+def duplicates(text):
+    """``[(path, position, first position)]`` of every key given twice in one object of
+    the JSON ``text``, in order."""
+    import re
+    found, stack, want_key = [], [], False  # frames: [path, keys seen or None, index, key]
+    for match in re.finditer(TOKEN, text):
+        token = match.group()
+        c = token[0]
+        if c in "{[":
+            path = "" if not stack else _child(stack[-1])
+            stack.append([path, {} if c == "{" else None, 0, None])
+            want_key = c == "{"
+        elif c in "}]":
+            stack.pop()
+            want_key = False
+        elif c == "," and stack:
+            want_key = stack[-1][1] is not None
+            stack[-1][2] += 1
+        elif c == '"' and want_key:
+            want_key = False
+            frame = stack[-1]
+            frame[3] = key = loads(token)
+            if key in frame[1]:
+                found.append((_join(frame[0], key), match.start(), frame[1][key]))
+            else:
+                frame[1][key] = match.start()
+    return found
+
+
+def _child(frame):
+    path, keys, index, key = frame
+    return _join(path, key) if keys is not None else "%s[%d]" % (path, index)
+
+
+def _join(path, key):
+    return "%s.%s" % (path, key) if path else key

@@ -1,0 +1,337 @@
+"""A config file's JSON mistakes, worded for the person who wrote it: a comment, a trailing
+comma, single quotes, YAML, an empty file, another encoding, a number JSON does not allow,
+a bracket that closes nothing... (``explain``, which ``codec.load_file`` asks)."""
+
+from ..codec import MAX_INT_DIGITS, TOKEN, line_column
+from ..model.check import close_match
+
+_BLANK = " \t\r\n"
+
+
+def _tokens(text):
+    import re
+    return re.finditer(TOKEN, text)
+
+
+# --- what is wrong, in words ---------------------------------------------------------------
+
+def _not_utf8(data, start):
+    """``(position, message)`` for bytes that are not UTF-8 from ``start`` on (the position
+    a character of the text before them)."""
+    wide = _wide(data.count(b"\x00"), len(data), data[:4])
+    if wide:
+        return 0, "the file is %s, not UTF-8: save it as UTF-8" % wide
+    byte = data[start:start + 1]
+    message = "byte 0x%02X is not UTF-8" % byte[0]
+    # (Latin-1 and Windows-1252, Notepad's "ANSI", differ only in 0x80-0x9F)
+    encoding = "Latin-1" if byte >= b"\xa0" else "Windows-1252"
+    try:
+        message += ": the file looks like %s (where it is %r)" % (encoding, byte.decode(encoding))
+    except UnicodeDecodeError:  # (a byte Windows-1252 leaves undefined)
+        pass
+    return len(data[:start].decode("utf-8")), message + "; save it as UTF-8"
+
+
+def _wide(nuls, size, head=b""):
+    """"UTF-32" or "UTF-16" when a file of ``size`` bytes (or characters, decoded as
+    UTF-8), ``nuls`` of them NUL, says so by its byte order mark (``head``: its first
+    bytes) or by its NULs (three in four bytes of UTF-32's ASCII text, every other one of
+    UTF-16's); else None."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) or nuls * 8 >= size * 5 > 0:
+        return "UTF-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or nuls * 4 >= size > 0:
+        return "UTF-16"
+    return None
+
+
+def explain(text, exc):
+    """``(position or None, message)`` for the error ``exc`` raised parsing ``text`` (the
+    file's bytes, for a ``UnicodeDecodeError``)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return _not_utf8(text, exc.start)
+    if not text.strip(_BLANK):
+        return 0, 'the file is empty: a config is a JSON object, at least {"prompts": []}'
+    wide = _wide(text.count("\x00"), len(text))
+    if wide:
+        return 0, "the file is %s, not UTF-8: save it as UTF-8" % wide
+    if isinstance(exc, RecursionError):
+        pos = _deeper_than(text, 500)
+        return pos, "nested too deeply to parse (more than 500 levels of [ and { by here)"
+    pos = getattr(exc, "pos", None)
+    if pos is None:
+        return _refused(text, str(exc))
+    first = len(text) - len(text.lstrip(_BLANK))
+    if pos == first and text[first] not in '{["' and _looks_like_yaml(text):
+        return pos, 'this looks like YAML, but a config file is JSON, such as {"prompts": [...]}'
+    known = _known_mistake(text, pos)
+    if known is not None:
+        return known
+    return _decoder_error(text, exc.msg, pos)
+
+
+def _looks_like_yaml(text):
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line in ("---", "...") or line.startswith(("%YAML", "- ")):
+            return True
+        import re
+        return re.match(r"[\w.-]+[ \t]*:([ \t]|$)", line) is not None
+    return False
+
+
+def _known_mistake(text, pos):
+    """``(position, message)`` for a mistake people make at ``pos``, or None."""
+    for start, what in (("//", "a // comment"), ("/*", "a /* comment */"), ("#", "a # comment")):
+        if text.startswith(start, pos):
+            return pos, "%s, which JSON does not allow: remove it" % what
+    comma = _trailing_comma(text, pos)
+    if comma is not None:
+        return comma, "a comma after the last item, which JSON does not allow: remove it"
+    c = text[pos:pos + 1]
+    if c == "'":
+        return pos, 'a string in single quotes: JSON needs double quotes ("...")'
+    if c and c in "\u201c\u201d\u2018\u2019":
+        return pos, 'a curly quote (%s): JSON needs straight double quotes ("...")' % c
+    return None
+
+
+def _trailing_comma(text, pos):
+    """The position of a comma just before the closing bracket at ``pos`` (or at ``pos``
+    itself, before one), else None."""
+    if text[pos:pos + 1] == ",":
+        after = text[pos + 1:].lstrip(_BLANK)
+        before = text[:pos].rstrip(_BLANK)
+        return pos if after[:1] in ("}", "]") and before[-1:] not in ("", ":", ",", "[", "{") else None
+    if text[pos:pos + 1] in ("}", "]"):  # (CPython 3.13 points at the comma, earlier at the bracket)
+        before = text[:pos].rstrip(_BLANK)
+        return len(before) - 1 if before.endswith(",") else None
+    return None
+
+
+_CLOSER = {"{": "}", "[": "]"}
+_LITERALS = {"true": "true", "false": "false", "null": "null", "none": "null"}
+
+
+def _decoder_error(text, msg, pos):
+    """``(position, message)`` for the decoder's ``msg`` at ``pos``."""
+    end = len(text.rstrip(_BLANK))
+    if pos >= end and not msg.startswith(("Unterminated", "Extra")):
+        return end, _cut_short(text, end)
+    c = text[pos]
+    found = "found %r" % c
+    if msg.startswith(("Expecting value", "Expecting ','")):
+        token = _bad_token(text, pos)
+        if token is not None:
+            return token
+    if msg.startswith("Expecting value"):
+        return pos, _no_value(text, pos, found)
+    if msg.startswith("Expecting property name"):
+        word = _word(text, pos)
+        if word:
+            return pos, 'a key without double quotes: write "%s"' % word
+        return pos, "expected a key in double quotes, %s" % found
+    if msg.startswith("Expecting ':'"):
+        return pos, "expected ':' after the key, %s" % found
+    if msg.startswith("Expecting ','"):
+        return pos, _no_comma(text, pos, c)
+    if msg.startswith("Unterminated string"):
+        return pos, 'this string never ends: its closing " is missing'
+    if msg.startswith("Invalid control character"):
+        if msg != "Invalid control character at":  # (the Python scanner's: it names the
+            pos -= 1                                 # character and points past it)
+        return pos, _control(text[pos])
+    if msg.startswith("Invalid \\u"):
+        return text.rfind("\\", 0, pos + 1), "\\u needs four hex digits, as in \\u00e9"
+    if msg.startswith("Invalid \\escape"):
+        pos = text.rfind("\\", 0, pos + 1)
+        return pos, ('"\\%s" is not an escape JSON knows: write \\\\ for each backslash (as in '
+                     '"C:\\\\Users")' % text[pos + 1:pos + 2])
+    if msg.startswith("Extra data"):
+        return pos, _extra(c)
+    return pos, msg  # (a message this version of json has and we do not know)
+
+
+#: a number as JSON writes it
+_JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+
+
+def _in_decimal(match):
+    return 'write the number in decimal, or "%s" for text' % match.group()
+
+
+#: numbers JSON does not allow, as people write them: (pattern, what it is, what to
+#: write instead, for the match)
+_NUMBER_MISTAKES = (
+    (r"(-?)0[xX]([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)", "a hexadecimal number",
+     lambda m: "write %s%d" % (m.group(1), int(m.group(2), 16))),
+    (r"-?0[xX]", "'0x' without hexadecimal digits after it", _in_decimal),
+    (r"-?0[xX]\w+", "a hexadecimal number with digits other than 0-9 and a-f", _in_decimal),
+    (r"\+(" + _JSON_NUMBER + ")", "a number with a + sign", lambda m: "write " + m.group(1)),
+    (r"(-?)0+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)", "a number with a leading zero",
+     lambda m: "write " + m.group(1) + m.group(2)),
+    (r"(-?)(\.[0-9]+(?:[eE][-+]?[0-9]+)?)", "a number starting with '.'",
+     lambda m: "write %s0%s" % (m.group(1), m.group(2))),
+    (r"(-?[0-9]+)\.", "a number ending in '.'", lambda m: "write %s or %s.0" % (m.group(1), m.group(1))),
+    (r"-?[0-9]+(?:\.[0-9]+)?[eE][-+]?", "an exponent without digits",
+     lambda m: "write digits after the e, as in 1.5e3"),
+    (r"-?[0-9]+(?:_[0-9]+)+", "a number with '_' between digits", lambda m: "write %d" % int(m.group())),
+    (r"(" + _JSON_NUMBER + r")[A-Za-z%]+", "a number with a unit",
+     lambda m: 'write %s, or "%s" for text' % (m.group(1), m.group())),
+)
+
+
+def _bad_token(text, pos):
+    """``(position, message)`` for a bare token where the decoder stopped at ``pos`` (at
+    its start, or within it): a number JSON does not allow, or a word the decoder took the
+    start of as a value (``12a``, ``1.2.3``, ``truex``); else None."""
+    import re
+    start = end = pos
+    while start > 0 and text[start - 1] not in _DELIMITERS:
+        start -= 1
+    while end < len(text) and text[end] not in _DELIMITERS:
+        end += 1
+    word = text[start:end]
+    if not word:
+        return None
+    for pattern, what, write in _NUMBER_MISTAKES:
+        match = re.fullmatch(pattern, word)
+        if match:
+            return start, "%s, which JSON does not allow: %s" % (what, write(match))
+    if start < pos and _is_word(word):
+        # (a value ended inside a word: not a number, nor true/false/null)
+        return start, _unquoted(word)
+    return None
+
+
+def _is_word(text):
+    return all(c.isalnum() or c in "._+-" for c in text)
+
+
+#: what a word one slip from (``tru``, ``flase``, ``nulll``) was likely meant to be
+_NEAR = ("true", "false", "null")
+
+
+def _unquoted(text, word=True):
+    """The message for ``text`` written without quotes; for a ``word`` one slip from true,
+    false or null, with that literal as the other way to read it."""
+    near = close_match(text.lower(), _NEAR, 0.8) if word else None
+    return 'a string without double quotes: write "%s"%s' % (
+        text, ", or %s if that was meant" % near if near else "")
+
+
+#: what ends a bare token (a number, a word, or a mistake)
+_DELIMITERS = frozenset(_BLANK + '{}[],:"')
+
+
+def _cut_short(text, end):
+    stack = _open_brackets(text, end)
+    if not stack:
+        return "the file ends where a value should follow"
+    c, at = stack[-1]
+    return "the file ends before the %r opened at line %d, column %d is closed: %r is missing" % (
+        (c,) + line_column(text, at) + ("".join(_CLOSER[o] for o, _ in reversed(stack)),))
+
+
+def _no_value(text, pos, found):
+    c = text[pos]
+    if c in ",}" and text[:pos].rstrip(_BLANK).endswith(":"):
+        return "a key with no value: give one, or remove the key"
+    if c == ",":
+        return "an extra comma, where a value should be: remove it"
+    if c in "}]":
+        return _mismatch(text, pos, c)
+    word = _word(text, pos)
+    if word:
+        literal = _LITERALS.get(word.lower())
+        if literal is not None:
+            return "%s is not JSON: write %s" % (word, literal)
+        import re
+        run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(_BLANK)
+        return _unquoted(run, run == word)
+    return 'expected a value (a "string", a number, true, false, null, [...] or {...}), %s' % found
+
+
+def _word(text, pos):
+    import re
+    match = re.compile(r"[A-Za-z_][\w.-]*").match(text, pos)
+    return match.group() if match else ""
+
+
+def _no_comma(text, pos, c):
+    if c in "}]":
+        return _mismatch(text, pos, c)
+    if c in '"{[-' or c.isalnum():
+        return "a comma is missing before this item"
+    stack = _open_brackets(text, pos)
+    return "expected ',' or %r after the item, found %r" % (_CLOSER[stack[-1][0]] if stack else "}", c)
+
+
+def _mismatch(text, pos, c):
+    stack = _open_brackets(text, pos)
+    if not stack:
+        return "%r closes nothing: remove it" % c
+    opened, at = stack[-1]
+    return "%r does not close the %r opened at line %d, column %d: a %r is missing before it" % (
+        (c, opened) + line_column(text, at) + (_CLOSER[opened],))
+
+
+def _open_brackets(text, pos):
+    """``[(bracket, position)]`` of the brackets still open at ``pos``, outermost first."""
+    stack = []
+    for match in _tokens(text):
+        if match.start() >= pos:
+            break
+        c = match.group()[0]
+        if c in "{[":
+            stack.append((c, match.start()))
+        elif c in "}]" and stack:
+            stack.pop()
+    return stack
+
+
+def _control(c):
+    if c in "\r\n":
+        return ('a line break inside a string: end the string with " on its line, or write \\n '
+                'for a line break')
+    if c == "\t":
+        return "a tab inside a string: write \\t instead"
+    return "control character U+%04X inside a string: write \\u%04x instead" % (ord(c), ord(c))
+
+
+def _extra(c):
+    if c in "}]":
+        return "%r after the end of the config: remove it, or find the bracket that closes too soon" % c
+    if c == ":":
+        return "a key outside any object: put the whole file in { and }"
+    return "more after the end of the config: a config file holds one JSON object"
+
+
+def _refused(text, message):
+    """``(position, message)`` for a value the parser refuses without saying where."""
+    for match in _tokens(text):
+        token = match.group()
+        for constant in ("NaN", "Infinity", "-Infinity"):
+            if token.startswith(constant):  # (the decoder refused it, alone or a word's start)
+                if token != constant and _is_word(token):
+                    return match.start(), _unquoted(token)
+                return match.start(), "%s is not a JSON number: write a number, or null" % constant
+        digits = token.lstrip("-")
+        if len(digits) > MAX_INT_DIGITS and digits[:MAX_INT_DIGITS + 1].isdigit():
+            return match.start(), "a number of more than %d digits: write it as a string" % MAX_INT_DIGITS
+    return None, message
+
+
+def _deeper_than(text, depth):
+    """The position of the first bracket more than ``depth`` levels deep, or None."""
+    level = 0
+    for match in _tokens(text):
+        c = match.group()[0]
+        if c in "{[":
+            level += 1
+            if level > depth:
+                return match.start()
+        elif c in "}]":
+            level -= 1
+    return None

@@ -1,0 +1,264 @@
+"""Prompt folders: find and read the prompt files of ``prompt_dirs`` and ``--prompts``,
+and load them with the config as one.
+
+Every file becomes a config dict (``formats``), appended to the config's own prompts in
+a stable order (the folders as given, then each one's files by path); the one validator
+(``load_config``) then checks them all, and each problem it finds in a file's prompt is
+reported at the file and line it comes from: ``prompts/review.md:4:
+arguments[0].required: expected true or false, got the string "yes"``.
+
+Files: ``*.md`` and ``*.toml`` anywhere under a folder, at most ``max_folder_depth``
+folders deep (entries whose names start with '.' are skipped, as are symlinked folders,
+so no walk loops, and files symlinked to a place outside the folder), regular files
+only, ``MAX_FILE_BYTES`` at most each.
+"""
+
+import os
+
+from ..errors import ConfigError
+from ..model.check import describe, plain
+from ..model.config import load_config
+from ..model.limits import Limits
+from ..io.disk import looked_for, read_regular
+
+#: the most a prompt file may hold; larger is a config error (it is not read)
+MAX_FILE_BYTES = 1 << 20
+#: folders below a prompt folder that are read, at most (``limits.max_folder_depth``)
+MAX_FOLDER_DEPTH = Limits.DEFAULTS["max_folder_depth"][0]
+_SUFFIXES = (".md", ".toml")
+
+
+def load_files(config=None, base=None, prompt_dirs=()):
+    """The ``ServerConfig`` of ``config`` (a dict, or None for no other prompts) with the
+    prompts of its ``prompt_dirs`` (relative to ``base``, default the current directory)
+    and of ``prompt_dirs`` given here; ``ConfigError`` lists every problem of every file."""
+    config = {"prompts": []} if config is None else plain(config)
+    folders = Folders(config, base, plain(prompt_dirs))
+    return folders.build(config, folders.read())
+
+
+class Folders:
+    """The prompt folders of a config (its ``prompt_dirs``, relative to ``base``) and of
+    ``extra`` (``--prompts``): read (``read``), watched (``signature``) and loaded with
+    the config as one (``build``)."""
+
+    def __init__(self, config, base=None, extra=()):
+        if base is not None and not isinstance(base, str):
+            raise ConfigError([("base", "expected a folder path (a string), got %s" % describe(base))])
+        _check_folders(extra)
+        own = []
+        if type(config) is dict and "prompt_dirs" in config:
+            own = config["prompt_dirs"]
+            _check_folders(own)
+        # (one meant for a shell to expand, "~/x" or "$HOME/x", is left as written: read
+        # then says so, not that base/~/x does not exist)
+        self.paths = [f if f.startswith("~") or "$" in f else os.path.join(base or "", f) for f in own]
+        self.paths += list(extra)
+        self.depth = folder_depth(config)
+
+    def read(self):
+        """``((folder, files or its problem), ...)``: see ``read_folder``."""
+        return tuple((folder, read_folder(folder, self.depth)) for folder in self.paths)
+
+    def signature(self):
+        return tuple(folder_signature(folder, self.depth) for folder in self.paths)
+
+    def build(self, config, files):
+        """The ``ServerConfig`` of ``config`` (without its ``prompt_dirs``) and ``files``
+        (``read()``): every problem of every source at once."""
+        if type(config) is dict:
+            config = {k: v for k, v in config.items() if k != "prompt_dirs"}
+            config.setdefault("prompts", [])
+        return build(config, files)
+
+
+def _check_folders(folders):
+    if type(folders) is not list or not all(isinstance(f, str) and f for f in folders):
+        raise ConfigError([("prompt_dirs", "expected a list of folder paths (strings)")])
+
+
+def folder_depth(config):
+    """The config's ``limits.max_folder_depth`` when it is a valid one, else the default
+    (the validator reports a wrong value)."""
+    limits = config.get("limits") if isinstance(config, dict) else None
+    depth = limits.get("max_folder_depth") if isinstance(limits, dict) else None
+    low, high = Limits.DEFAULTS["max_folder_depth"][1:]
+    return depth if type(depth) is int and low <= depth <= high else MAX_FOLDER_DEPTH
+
+
+def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
+    """``[(relative path, bytes or a problem message)]`` of the prompt files under
+    ``folder``, by path; when the folder itself cannot be read, its problem message (which
+    ``build`` reports beside every other folder's and file's). Folders more than
+    ``max_depth`` below it (``limits.max_folder_depth``) are not read: each is a problem."""
+    if not os.path.isdir(folder):
+        problem = "no such folder" if not os.path.exists(folder) else "not a folder"
+        note = looked_for(folder) if problem == "no such folder" else ""
+        return "cannot read the prompt folder: %s%s" % (problem, " (%s)" % note if note else "")
+    out, problems = [], []
+    top = os.path.realpath(folder)
+    for rel, path, entry in _walk(folder, max_depth, problems):
+        if entry.is_symlink() and not _inside(os.path.realpath(path), top):
+            # (environ.md -> /proc/self/environ would serve the server's environment)
+            out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
+                             "followed" % os.path.realpath(path)))
+            continue
+        try:
+            out.append((rel, read_regular(path, MAX_FILE_BYTES)))
+        except ConfigError as exc:
+            out.append((rel, exc.problems[0][1]))
+    for rel, problem in problems:
+        if rel == ".":
+            return "cannot read the prompt folder: %s" % problem
+        out.append((rel, problem if problem.startswith("a folder") else "cannot read the folder: %s" % problem))
+    return tuple(sorted(out, key=lambda entry: entry[0]))
+
+
+def _inside(path, top):
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def _walk(folder, max_depth, problems=None):
+    """``(relative path, path, DirEntry)`` of each prompt file under ``folder``, by path:
+    names starting with "." are skipped, files and folders alike, and so are symlinked
+    folders (no walk loops). Iterative, and never deeper than ``max_depth`` folders below
+    ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable,
+    ``(relative path, message)``."""
+    found, todo = [], [("", folder, 0)]
+    while todo:
+        rel_top, top, depth = todo.pop()
+        try:
+            with os.scandir(top) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            if problems is not None:
+                problems.append((rel_top or ".", str(exc.strerror or exc)))
+            continue
+        subfolders = []
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            rel = rel_top + "/" + name if rel_top else name
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if is_folder:
+                subfolders.append((rel, entry.path))
+            elif name.lower().endswith(_SUFFIXES):
+                found.append((rel, entry.path, entry))
+        for rel, path in reversed(subfolders):
+            if depth < max_depth:
+                todo.append((rel, path, depth + 1))
+            elif problems is not None:
+                problems.append((rel, "a folder more than %d deep below the prompt folder: not "
+                                      "read (limits.max_folder_depth)" % max_depth))
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
+    """What tells a changed folder: every folder's and prompt file's identity, size and
+    mtime (a file added, removed, renamed or edited changes it)."""
+    out = []
+    try:
+        st = os.stat(folder)
+        out.append(("", st.st_ino, st.st_mtime_ns, st.st_mode))
+    except OSError:
+        pass
+    for rel, path, _ in _walk(folder, max_depth):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        out.append((rel, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
+    return tuple(out)
+
+
+def build(config, folders):
+    """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
+    [(relative path, bytes or problem)] or the folder's problem)]``); every problem of every
+    source at once."""
+    if not folders:
+        return load_config(config, owned=True)
+    problems, origins, prompts = [], [], list(config.get("prompts") or ()) \
+        if isinstance(config, dict) and type(config.get("prompts")) is list else None
+    if prompts is None:
+        return load_config(config, owned=True)  # (the validator says what is wrong with it)
+    owners = {p["name"]: "prompts[%d]" % i for i, p in enumerate(prompts)
+              if isinstance(p, dict) and isinstance(p.get("name"), str)}
+    first = len(prompts)
+    for folder, files in folders:
+        if isinstance(files, str):  # (it could not be read)
+            problems.append((folder, files))
+            continue
+        for rel, data in files:
+            where = os.path.join(folder, rel)
+            result = _parse(rel, data, where, problems)
+            if result is None:
+                continue
+            name = result.prompt.get("name")
+            if isinstance(name, str) and name in owners:
+                problems.append(("%s:%d" % (where, result.lines.get("name", 1)),
+                                 "duplicate prompt name %r: %s has it too" % (name, owners[name])))
+                _check_apart(result.prompt, where, result.lines, problems)
+                continue
+            if isinstance(name, str):
+                owners[name] = where
+            origins.append((where, result.lines))
+            prompts.append(result.prompt)
+    try:
+        loaded = load_config(dict(config, prompts=prompts), owned=True)
+    except ConfigError as exc:
+        problems.extend(_located(p, m, first, origins) for p, m in exc.problems)
+    if problems:
+        raise ConfigError(problems)
+    return loaded
+
+
+def _parse(rel, data, where, problems):
+    """The ``PromptFile`` of one file's bytes, or None after recording its problems."""
+    if isinstance(data, str):
+        problems.append((where, data))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        problems.append(("%s:%d" % (where, line), "not UTF-8 (save the file as UTF-8)"))
+        return None
+    from .formats import parse
+    result = parse(rel, text)
+    for line, column, path, message in result.problems:
+        at = "%s:%d" % (where, line) + (":%d" % column if column else "")
+        problems.append(("%s: %s" % (at, path) if path else at, message))
+    if result.prompt is None and result.fields is not None:
+        # (its messages stood in for: theirs are the problems just told)
+        _check_apart(dict(result.fields, messages=[{"role": "user", "text": "-"}]), where,
+                     result.lines, problems)
+    return result if result.prompt is not None else None
+
+
+def _check_apart(prompt, where, lines, problems):
+    """The problems of a file's ``prompt`` that is not served (all are reported at once)."""
+    try:
+        load_config({"prompts": [prompt]})
+    except ConfigError as exc:
+        problems.extend(_located(p, m, 0, [(where, lines)]) for p, m in exc.problems)
+
+
+def _located(path, message, first, origins):
+    """A validator problem ``prompts[i].rest`` of a file's prompt, at its file and line."""
+    if not path.startswith("prompts["):
+        return path, message
+    index, _, rest = path[8:].partition("]")
+    if not index.isdigit() or int(index) < first:
+        return path, message
+    where, lines = origins[int(index) - first]
+    rest = rest.lstrip(".")
+    probe = rest
+    while probe not in lines and probe:
+        probe = probe[:max(probe.rfind("."), probe.rfind("["), 0)]
+    at = "%s:%d" % (where, lines.get(probe, 1))
+    return ("%s: %s" % (at, rest) if rest else at), message

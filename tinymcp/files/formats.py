@@ -1,0 +1,561 @@
+"""Prompt files: one prompt per file, in the formats people already write, turned into
+the config dict every other prompt goes through (the one validator then checks it).
+
+Sans-I/O: ``promptdirs`` finds and reads the files; ``parse(relpath, text)`` turns one
+file's text into a ``PromptFile``: the prompt's dict, the line of each of its fields
+(so a validator problem is reported at its line) and the problems found here.
+
+Formats, by file name and then front matter (README, "Prompt files", says the same):
+
+- ``*.toml``: a Gemini CLI command: ``prompt`` (required), ``description``; ``{{args}}``
+  is the optional argument ``args``.
+- ``*.prompt.md``: a VS Code prompt file: ``${input:x}`` and ``${input:x:placeholder}``
+  are the required argument ``x`` (described by the placeholder text).
+- other ``*.md``: MCP Markdown (front matter ``name``, ``title``, ``description``,
+  ``icons``, ``arguments``; ``{{arg}}`` placeholders; ``<!-- role: assistant -->``
+  lines start messages) unless it reads as a Claude Code or Codex command: front matter
+  with a key those hosts use (``argument-hint``, ``allowed-tools``, ``model``...) or a
+  body using ``$ARGUMENTS``, ``$0`` or ``$1`` (not an amount: ``$10``, ``$1.50``), and
+  none of ``title``, ``icons`` or MCP ``arguments`` (a list of objects). In a command,
+  ``$ARGUMENTS`` is the optional argument ``arguments``; ``$1``..``$9`` (one digit:
+  ``$10`` is ``$1`` then ``0``) are optional positional arguments, counted from ``$0``
+  when the file uses ``$0`` or ``$ARGUMENTS[N]`` (Claude Code's numbering) and from ``$1``
+  otherwise, named from ``argument-hint`` where it names them; ``$name`` of Claude Code's
+  ``arguments:`` list is the optional argument ``name``; without those, Codex's
+  ``$UPPER_CASE`` names are required arguments. ``\\$`` and ``$$`` keep a dollar literal.
+
+Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
+(``@path``, ``@{path}``) inclusions are never run or read, and values are inserted
+verbatim, never expanded again (the config's template rule).
+"""
+
+from ..codec import line_column
+from ..model.check import ALNUM, describe
+from .yamlish import YamlError, load as load_yaml
+
+#: front matter of MCP Markdown (each argument takes the config's argument keys)
+MCP_KEYS = ("name", "title", "description", "icons", "arguments")
+#: keys Claude Code, Codex and VS Code read that mean nothing to an MCP prompt: ignored,
+#: and in a plain ``.md`` they say it is a command file
+HOST_KEYS = frozenset((
+    "argument-hint", "argument_hint", "allowed-tools", "model", "disable-model-invocation",
+    "when_to_use", "user-invocable", "disallowed-tools", "effort", "context", "agent", "background",
+    "hooks", "shell", "metadata", "license", "compatibility", "paths", "tools", "mode", "applyTo",
+    "handoffs", "target", "infer", "agents", "excludeAgent", "advancedOptions", "mcp-servers"))
+_ROLES = ("user", "assistant")
+_MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
+_FENCES = ("```", "~~~")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_DIGITS = frozenset("0123456789")
+_FIRST_DIGITS = frozenset("01")
+_WORD = ALNUM | {"_"}
+_BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
+
+
+class PromptFile:
+    """One file read: ``prompt`` (a config dict, or None when ``problems`` leave nothing to
+    serve), ``lines`` (field path such as ``arguments[0].required`` -> line, ``""`` -> the
+    file's first line), ``problems`` (``(line, column or None, path, message)``),
+    ``format`` (``mcp``, ``command``, ``vscode`` or ``gemini``) and ``fields`` (when there
+    is no ``prompt``, the fields read besides its messages, for their own problems to be
+    found too: all at once; None when not even those could be read)."""
+
+    __slots__ = ("prompt", "lines", "problems", "format", "fields")
+
+    def __init__(self, fmt):
+        self.prompt, self.lines, self.problems, self.format = None, {"": 1}, [], fmt
+        self.fields = None
+
+    def fail(self, line, column, path, message):
+        self.problems.append((line, column, path, message))
+
+
+def prompt_name(relpath, name=None):
+    """The served name of the file at ``relpath`` ('/'-separated, under its folder):
+    its subfolders, then ``name`` or its stem, joined with ':' (``git/commit.md`` ->
+    ``git:commit``, Claude Code's and Gemini CLI's own spelling)."""
+    parts = relpath.split("/")
+    stem = parts[-1]
+    for suffix in (".prompt.md", ".md", ".toml"):
+        if stem.lower().endswith(suffix):
+            stem = stem[:-len(suffix)]
+            break
+    return ":".join(parts[:-1] + [stem if name is None else name])
+
+
+def _named(relpath, front):
+    """The served name: from the file's path, with the front matter's ``name`` for its stem
+    when it has one; a ``name`` that is no non-empty string (null, a number, "") stands as
+    written, for the validator to say what is wrong with it."""
+    if "name" not in front:
+        return prompt_name(relpath)
+    name = front["name"]
+    return prompt_name(relpath, name) if isinstance(name, str) and name else name
+
+
+def parse(relpath, text):
+    """The ``PromptFile`` of ``text``, the content of the file at ``relpath``."""
+    if text.startswith("\ufeff"):
+        text = text[1:]  # (a byte order mark says nothing more)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lower = relpath.lower()
+    if lower.endswith(".toml"):
+        return _gemini(relpath, text)
+    result = PromptFile("vscode" if lower.endswith(".prompt.md") else "mcp")
+    front, body_line, body = _front_matter(result, text)
+    if front is None:
+        return result
+    if result.format == "mcp" and _is_command(front, body):
+        result.format = "command"
+    {"mcp": _mcp, "command": _command, "vscode": _vscode}[result.format](
+        result, relpath, front, body_line, body)
+    return result
+
+
+# --- front matter --------------------------------------------------------------------------
+
+def _front_matter(result, text):
+    """``(mapping, first body line, body)``; ``(None, ...)`` after a problem."""
+    lines = text.split("\n")
+    if lines[0].rstrip(" \t") != "---":  # (trailing blanks allowed, as on a closing line)
+        return {}, 1, text
+    for end in range(1, len(lines)):
+        if lines[end].rstrip(" \t") in ("---", "..."):
+            break
+    else:
+        result.fail(1, None, "", "front matter opened by '---' is never closed (end it with a line '---')")
+        return None, 0, ""
+    try:
+        value, where = load_yaml(_lenient_hint("\n".join(lines[1:end])))
+    except YamlError as exc:
+        result.fail(exc.line + 1, exc.column, "", "front matter: %s" % exc.message)
+        return None, 0, ""
+    if value is None:
+        value = {}
+    if not isinstance(value, dict):
+        result.fail(2, None, "", "front matter: expected 'key: value' lines, got a list")
+        return None, 0, ""
+    for path, line in where.items():
+        result.lines[_dotted(path)] = line + 1
+    return value, end + 2, "\n".join(lines[end + 1:])
+
+
+def _lenient_hint(text):
+    """Claude Code's own examples write ``argument-hint: [pr] [priority]`` unquoted, which
+    YAML reads as a list (followed by text): the hint is taken as the text it is."""
+    if "argument-hint" not in text and "argument_hint" not in text:
+        return text
+    out = []
+    for line in text.split("\n"):
+        key, colon, value = line.partition(":")
+        value = value.strip(" ")
+        if colon and key in ("argument-hint", "argument_hint") and value[:1] in ("[", "<"):
+            line = "%s: '%s'" % (key, value.replace("'", "''"))
+        out.append(line)
+    return "\n".join(out)
+
+
+def _dotted(path):
+    out = ""
+    for part in path:
+        out += "[%d]" % part if isinstance(part, int) else ("." if out else "") + str(part)
+    return out
+
+
+def _is_command(front, body):
+    """A plain ``.md`` that reads as a Claude Code or Codex command (see the module doc)."""
+    arguments = front.get("arguments")
+    mcp_arguments = isinstance(arguments, list) and any(isinstance(a, dict) for a in arguments)
+    if "title" in front or "icons" in front or mcp_arguments:
+        return False
+    if any(key in HOST_KEYS for key in front) or isinstance(arguments, (str, list)):
+        return True
+    return _positional(body, first_only=True)
+
+
+def _positional(body, first_only=False):
+    """True when ``body`` uses ``$ARGUMENTS`` or a position ``$0``..``$9``; with
+    ``first_only`` (what makes a plain ``.md`` a command), only a first position, ``$0`` or
+    ``$1``, that is not in an amount such as ``$10``, ``$1.50`` or ``$1,000`` (a body with
+    only ``$5`` in it names a price)."""
+    at = body.find("$")
+    while at >= 0:
+        if body.startswith("ARGUMENTS", at + 1):
+            return True
+        digit, after = body[at + 1:at + 2], body[at + 2:at + 4]
+        if digit in (_FIRST_DIGITS if first_only else _DIGITS) and not (first_only and (
+                after[:1] in _DIGITS or (after[:1] in (".", ",") and after[1:] in _DIGITS))):
+            return True
+        at = body.find("$", at + 1)
+    return False
+
+
+# --- MCP Markdown --------------------------------------------------------------------------
+
+def _mcp(result, relpath, front, body_line, body):
+    prompt = {}
+    for key, value in front.items():
+        if key in HOST_KEYS:
+            continue  # (a host's key: nothing to an MCP prompt)
+        if key == "messages":
+            result.fail(result.lines.get("messages", 1), None, "messages",
+                        "write the messages in the body, after the front matter")
+            continue
+        prompt[key] = value
+    prompt["name"] = _named(relpath, prompt)
+    declared = _declared(prompt.get("arguments"))
+    messages = []
+    for role, line, text in _segments(result, body, body_line):
+        template = _mcp_template(result, text, line, declared)
+        result.lines["messages[%d]" % len(messages)] = line
+        result.lines["messages[%d].text" % len(messages)] = line
+        messages.append({"role": role, "text": template})
+    _finish(result, prompt, messages, body_line)
+
+
+def _declared(arguments):
+    names = set()
+    for arg in arguments if isinstance(arguments, list) else ():
+        if isinstance(arg, dict) and isinstance(arg.get("name"), str):
+            names.add(arg["name"])
+    return names
+
+
+def _segments(result, body, first_line):
+    """``(role, line, text)`` of each message: a ``<!-- role: user -->`` or ``<!-- role:
+    assistant -->`` line starts one; text before the first marker is a user message. Within
+    a fenced code block a marker is text (a file that shows how to write one)."""
+    out, role, start, lines = [], "user", first_line, []
+    if _MARKER_OPEN not in body:  # (no marker: the whole body is one user message)
+        _segment(result, out, role, start, body.split("\n"), False)
+        return out
+    explicit = False
+    fence = None  # (character, length) of the fence the lines are in
+    for number, line in enumerate(body.split("\n"), first_line):
+        was, fence = fence, _fenced(line, fence)
+        if fence is not None or was is not None:
+            lines.append(line)  # (a fence's lines, from its opening to its closing)
+            continue
+        marker = _marker(line)
+        if marker is None:
+            lines.append(line)
+            continue
+        if marker not in _ROLES:
+            result.fail(number, None, "", "unknown role %r in a message marker: write "
+                        "<!-- role: user --> or <!-- role: assistant -->" % marker)
+        _segment(result, out, role, start, lines, explicit)
+        role, start, lines, explicit = marker, number, [], True
+    _segment(result, out, role, start, lines, explicit)
+    return out
+
+
+def _fenced(line, fence):
+    """The fence open after ``line``, given ``fence`` open before it (CommonMark: up to
+    three spaces, then three or more backticks or tildes, an opening backtick fence's info
+    without a backtick; a closing fence of the same character, at least as long, with
+    nothing after it). None when no fence is open after it."""
+    text = line.lstrip(" ")
+    indent = len(line) - len(text)
+    if indent > 3 or text[:3] not in _FENCES:
+        return fence
+    char = text[0]
+    length = len(text) - len(text.lstrip(char))
+    info = text[length:]
+    if fence is None:
+        return None if char == "`" and "`" in info else (char, length)
+    return None if char == fence[0] and length >= fence[1] and not info.strip(" \t\r") else fence
+
+
+def _marker(line):
+    text = line.strip()
+    if not (text.startswith(_MARKER_OPEN) and text.endswith(_MARKER_CLOSE)):
+        return None
+    inner = text[len(_MARKER_OPEN):-len(_MARKER_CLOSE)].strip()
+    key, colon, role = inner.partition(":")
+    return role.strip() if colon and key.strip() == "role" else None
+
+
+def _trimmed(lines, start):
+    """``lines`` without their trailing and leading blank ones, and the number of the first
+    kept (``start``: the number of the first given, and still that when none is kept)."""
+    while lines and not lines[-1].strip():
+        lines.pop()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+        start += 1
+    return lines, start
+
+
+def _segment(result, out, role, start, lines, explicit):
+    marker = start
+    lines, start = _trimmed(lines, start)
+    if lines:
+        out.append((role, start + (1 if explicit else 0), "\n".join(lines)))
+    elif explicit:
+        result.fail(marker, None, "", "an empty %s message: write its text below the marker, "
+                    "or remove the marker" % role)
+
+
+def _mcp_template(result, text, first_line, declared):
+    """The config template of MCP Markdown ``text``: ``{{ arg }}`` becomes ``{arg}``,
+    ``\\{{`` a literal ``{{``, and every other brace a literal one. A placeholder is on one
+    line; a problem is reported at its line and column."""
+    pieces, at = [], 0
+    while True:
+        opening = text.find("{{", at)
+        if opening < 0:
+            pieces.append(_literal(text[at:]))
+            return "".join(pieces)
+        if opening and text[opening - 1] == "\\":
+            pieces.append(_literal(text[at:opening - 1] + "{{"))
+            at = opening + 2
+            continue
+        pieces.append(_literal(text[at:opening]))
+        closing = text.find("}}", opening + 2)
+        name = text[opening + 2:closing].strip() if closing >= 0 else ""
+        if not name or "{" in name or "}" in name or "\n" in name:
+            _template_problem(result, text, opening, first_line, "'{{' opens no placeholder: "
+                              "write {{name}}, or \\{{ for literal braces")
+            end = text.find("\n", opening)  # (the rest of its line is taken as it is)
+            pieces.append(_literal(text[opening:] if end < 0 else text[opening:end]))
+            at = len(text) if end < 0 else end
+            continue
+        if name not in declared:
+            _template_problem(result, text, opening, first_line, "placeholder {{%s}} names no "
+                              "declared argument (declare it under 'arguments:', or write \\{{ "
+                              "for literal braces)" % name)
+        pieces.append("{%s}" % name)
+        at = closing + 2
+
+
+def _template_problem(result, text, at, first_line, message):
+    line, column = line_column(text, at)
+    result.fail(first_line + line - 1, column, "", message)
+
+
+def _literal(text):
+    return text.replace("{", "{{").replace("}", "}}") if "{" in text or "}" in text else text
+
+
+def _single(result, prompt, text, body_line):
+    """Finish a host format's prompt: one user message of ``text`` (its outer blank lines
+    trimmed, as in MCP Markdown)."""
+    lines, first = _trimmed(text.split("\n"), body_line)
+    if result.format != "gemini":  # (a TOML string's lines are not the file's)
+        body_line = result.lines["messages[0]"] = result.lines["messages[0].text"] = first
+    _finish(result, prompt, [{"role": "user", "text": "\n".join(lines)}] if lines else [], body_line)
+
+
+def _finish(result, prompt, messages, body_line):
+    if not messages:
+        result.fail(body_line, None, "prompt" if result.format == "gemini" else "",
+                    "empty: write the command's text" if result.format == "gemini"
+                    else "no prompt text: write it after the front matter")
+    if result.problems:
+        result.fields = prompt
+        return
+    prompt["messages"] = messages
+    result.prompt = prompt
+
+
+# --- Claude Code and Codex commands -----------------------------------------------------
+
+def _command(result, relpath, front, body_line, body):
+    prompt = {"name": prompt_name(relpath)}
+    if "description" in front:
+        prompt["description"] = front["description"]
+    hint = front.get("argument-hint", front.get("argument_hint"))
+    named = front.get("arguments")
+    if isinstance(named, str):  # (names apart by spaces or commas)
+        named = named.replace(",", " ").split()
+    named = named if isinstance(named, list) else []
+    pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)])
+    arguments, names = _command_arguments(pieces, body, hint)
+    if arguments:
+        prompt["arguments"] = arguments
+    _single(result, prompt, "".join(
+        _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
+
+
+def _dollar_pieces(body, named):
+    """``body`` as literal strings and placeholders ``(kind, key)``: ``('all', None)``,
+    ``('index', digit)``, ``('name', name)`` or ``('upper', NAME)`` (Codex)."""
+    named = sorted(named, key=len, reverse=True)
+    codex = not named and not _positional(body)  # (Codex names: no $ARGUMENTS, no $N)
+    out, at, start = [], 0, 0
+    while True:
+        at = body.find("$", at)
+        if at < 0:
+            out.append(body[start:])
+            return out
+        found = _placeholder(body, at, named, codex)
+        if at and body[at - 1] == "\\" and found is not None:  # \$1: a literal $1
+            out.append(body[start:at - 1])
+            start, at = at, at + found[0]
+        elif body.startswith("$$", at):  # kept as written, and no placeholder after it
+            at += 2
+        elif found is None:
+            at += 1
+        else:
+            out.append(body[start:at])
+            out.append(found[1:])
+            start = at = at + found[0]
+
+
+def _placeholder(body, at, named, codex):
+    """``(length, kind, key)`` of the placeholder at ``body[at]`` (a '$'), or None."""
+    if body.startswith("ARGUMENTS", at + 1):
+        inner = body[at + 11:at + 12] if body.startswith("]", at + 12) else ""
+        if body.startswith("[", at + 10) and inner in _DIGITS:
+            return 13, "index", int(inner)  # $ARGUMENTS[0]: Claude Code's first
+        return 10, "all", None
+    if body[at + 1:at + 2] in _DIGITS:  # (ASCII: "$²" is text)
+        return 2, "index", int(body[at + 1])  # (one digit: $10 is $1 then '0')
+    for name in named:
+        if body.startswith(name, at + 1) and body[at + 1 + len(name):at + 2 + len(name)] not in _WORD:
+            return 1 + len(name), "name", name
+    if codex and body[at + 1:at + 2] in _UPPER:
+        end = at + 2
+        while end < len(body) and (body[end] in _UPPER or body[end] in "0123456789_"):
+            end += 1
+        return end - at, "upper", body[at + 1:end]
+    return None
+
+
+def _command_arguments(pieces, body, hint):
+    """The declared arguments, in order of first use, and each placeholder's argument
+    name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, and
+    are named after ``argument-hint`` where it names them (``arg1``... otherwise)."""
+    zero_based = "$0" in body or "$ARGUMENTS[" in body
+    hinted = _hint_names(hint)
+    names, out = {}, []
+    # (a position's name gives way to the names written in the body, wherever they come)
+    taken = {"arguments" if p[0] == "all" else p[1] for p in pieces
+             if not isinstance(p, str) and p[0] != "index"}
+    for piece in pieces:
+        if isinstance(piece, str) or piece in names:
+            continue
+        kind, key = piece
+        if kind == "index":
+            position = key if zero_based else key - 1
+            if position < 0:  # (`$0` in a 1-based body cannot happen: $0 makes it 0-based)
+                continue
+            name = hinted[position] if position < len(hinted) else "arg%d" % (position + 1)
+            if name in taken:
+                name = base = "arg%d" % (position + 1)
+                suffix = 2
+                while name in taken:
+                    name, suffix = "%s_%d" % (base, suffix), suffix + 1
+            taken.add(name)
+            arg = {"name": name, "description": "Argument %d" % (position + 1)}
+        elif kind == "all":
+            name = "arguments"
+            arg = {"name": name, "description": "Everything after the command, as typed"
+                   + (" (%s)" % hint if isinstance(hint, str) and hint else "")}
+        else:
+            name = key
+            arg = {"name": name, "required": True} if kind == "upper" else {"name": name}
+        names[piece] = name
+        out.append(arg)
+    return out, names
+
+
+def _hint_names(hint):
+    """Argument names an ``argument-hint`` such as ``[pr-number] <priority>`` gives."""
+    names = []
+    for word in (hint.split() if isinstance(hint, str) else ()):
+        word = word.strip("[]<>().,|")
+        if word and word not in names and all(c in _WORD or c == "-" for c in word):
+            names.append(word)
+    return names
+
+
+# --- VS Code prompt files and Gemini CLI commands -------------------------------------------
+
+def _vscode(result, relpath, front, body_line, body):
+    prompt = {"name": _named(relpath, front)}
+    if "description" in front:
+        prompt["description"] = front["description"]
+    out, arguments, seen, at, start = [], [], set(), 0, 0
+    while True:
+        at = body.find("${input:", at)
+        end = body.find("}", at) if at >= 0 else -1
+        if end < 0:
+            out.append(_literal(body[start:]))
+            break
+        variable, colon, placeholder = body[at + 8:end].partition(":")
+        variable = variable.strip()
+        if not variable or "\n" in body[at:end] or "{" in body[at + 2:end]:
+            at += 2
+            continue
+        out.append(_literal(body[start:at]))
+        out.append("{%s}" % variable)
+        if variable not in seen:
+            seen.add(variable)
+            arg = {"name": variable, "required": True}
+            if placeholder.strip():
+                arg["description"] = placeholder.strip()
+            arguments.append(arg)
+        start = at = end + 1
+    if arguments:
+        prompt["arguments"] = arguments
+    _single(result, prompt, "".join(out), body_line)
+
+
+def _gemini(relpath, text):
+    result = PromptFile("gemini")
+    try:
+        import tomllib  # novermin (3.11+; older Pythons get the message below)
+    except ImportError:
+        result.fail(1, None, "", "TOML prompt files need Python 3.11 or later (for tomllib): "
+                    "run tinymcp with a newer Python, or write this prompt as Markdown")
+        return result
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line, column, message = _toml_position(str(exc))
+        result.fail(line, column, "", "invalid TOML: %s" % message)
+        return result
+    result.lines.update(_toml_lines(text))
+    prompt = {"name": prompt_name(relpath)}
+    if "description" in data:
+        prompt["description"] = data["description"]
+    body = data.get("prompt")
+    if not isinstance(body, str):
+        result.fail(result.lines.get("prompt", 1), None, "prompt", "missing required key 'prompt' (the "
+                    "command's text)" if body is None else "expected a string, got %s" % describe(body))
+        return result
+    pieces = body.split("{{args}}")
+    if len(pieces) > 1:
+        prompt["arguments"] = [{"name": "args", "description": "Everything after the command, as typed"}]
+    _single(result, prompt, "{args}".join(_literal(p) for p in pieces), result.lines.get("prompt", 1))
+    return result
+
+
+def _toml_lines(text):
+    """``{key: line}`` of the top-level keys of a TOML text that ``tomllib`` read, each at
+    the line it is set on (``key =`` outside a multi-line string, before any table)."""
+    lines, inside = {}, None
+    for number, line in enumerate(text.split("\n"), 1):
+        if inside is None:
+            stripped = line.lstrip()
+            if stripped.startswith("["):
+                break
+            key, equals, _ = stripped.partition("=")
+            key = key.strip()  # (a bare key: not a comment, nor a line of a multi-line array)
+            if equals and key and _BARE_KEY.issuperset(key):
+                lines.setdefault(key, number)
+        for quotes in ('"""', "'''"):  # (one opened and not closed on this line)
+            if (inside is None or inside == quotes) and line.count(quotes) % 2:
+                inside = None if inside else quotes
+    return lines
+
+
+def _toml_position(message):
+    """``(line, column, message)`` of a tomllib message ending ``(at line 3, column 5)``."""
+    head, sep, tail = message.rpartition(" (at line ")
+    line, comma, column = tail.rstrip(")").partition(", column ")
+    if sep and line.isdigit() and column.isdigit():
+        return int(line), int(column), head
+    return 1, None, message

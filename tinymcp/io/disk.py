@@ -1,0 +1,60 @@
+"""Reading files safely: a config or a prompt file is read only when it is a regular file
+(never a FIFO, a device, or a procfs or sysfs file), within a size bound; and a path that
+cannot be read says where it was looked for."""
+
+import os
+import stat
+
+from ..errors import ConfigError
+
+
+def read_regular(path, limit):
+    """The bytes of the regular file ``path``, at most ``limit``; ConfigError otherwise.
+    Never a FIFO or a device (opened without blocking, checked, then read), nor a procfs
+    or sysfs file (regular, but holding other than their size says: /proc/self/environ
+    says 0 bytes)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError([(path, "cannot read: not a regular file")])
+        if st.st_size > limit:
+            raise ConfigError([(path, "cannot read: %d bytes, over the %d-byte limit" % (st.st_size, limit))])
+        data = os.read(fd, st.st_size + 1)  # (one more: a file that holds more says so)
+        while len(data) <= st.st_size:
+            chunk = os.read(fd, st.st_size + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+        if len(data) != st.st_size:
+            # (a file written meanwhile is read again once it has stopped changing)
+            raise ConfigError([(path, "cannot read: not a regular file (it holds other than the %d "
+                                      "bytes its size says, as /proc and /sys files do)" % st.st_size)])
+        return data
+    except OSError as exc:
+        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
+    finally:
+        os.close(fd)
+
+
+def looked_for(path):
+    """Where a relative ``path`` was looked for, and why it may not be what was meant;
+    "" for an absolute path that needs no shell."""
+    if path.startswith("~") or "$" in path:
+        if path.startswith("~"):
+            what, full = "~", os.path.expanduser(path)
+        else:
+            import re
+            what, full = re.search(r"\$(\{\w*\}?|\w*)", path).group(), os.path.expandvars(path)
+        return "the shell did not expand %s: write the full path%s" % (
+            what, ", %s" % full if full != path and os.path.isabs(full) else "")
+    if os.path.isabs(path):
+        return ""
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        return "a relative path, and the current directory is gone: write the full path"
+    return "looked for %s, as the current directory is %s: write the full path" % (os.path.join(cwd, path), cwd)

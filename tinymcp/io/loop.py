@@ -1,0 +1,232 @@
+"""A small single-threaded loop on ``poll()``: fd callbacks, timers, signals, thread-safe wakeups.
+
+Knows nothing of MCP. Signals and other threads wake the loop through a self-pipe
+(``signal.set_wakeup_fd``), never by polling a flag on a timer. Timers (``call_later``)
+only bound the wait; with none pending the loop sleeps until an fd is ready. ``poll()``
+takes any fd (pipes, sockets, terminals, files) and needs no ``selectors`` (whose import
+costs 5% of a start); where it has none, or cannot poll terminals (macOS), the
+``selectors`` default serves.
+"""
+
+import os
+import select
+import signal
+import sys
+import time
+from collections import deque
+
+READ, WRITE = 1, 4  # (select.POLLIN, select.POLLOUT: what the selectors fallback is given too)
+_NONE = (None, None)
+
+
+class _Selector:
+    """``selectors.DefaultSelector`` as ``poll()`` is used here: ``poll(ms)`` -> ``[(fd, events)]``."""
+
+    def __init__(self):
+        import selectors
+        self.selector = selectors.DefaultSelector()
+        self.unregister, self.close = self.selector.unregister, self.selector.close
+
+    def register(self, fd, mask):
+        self.selector.register(fd, (1 if mask & READ else 0) | (2 if mask & WRITE else 0))
+
+    def modify(self, fd, mask):
+        self.unregister(fd)
+        self.register(fd, mask)
+
+    def poll(self, ms):
+        return [(key.fd, (READ if events & 1 else 0) | (WRITE if events & 2 else 0))
+                for key, events in self.selector.select(None if ms is None else ms / 1000.0)]
+
+
+class Timer:
+    """A ``call_later`` handle; ``cancel()`` before it fires and it never runs."""
+
+    __slots__ = ("when", "callback")
+
+    def __init__(self, when, callback):
+        self.when = when
+        self.callback = callback
+
+    def cancel(self):
+        self.callback = None
+
+    def __lt__(self, other):
+        return self.when < other.when
+
+
+class Loop:
+    def __init__(self):
+        self.selector = select.poll() if hasattr(select, "poll") and sys.platform != "darwin" else _Selector()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self._handlers = {}  # fd -> (reader, writer)
+        self._pending = deque()  # callbacks for this round (``call_soon``), from any thread
+        self._next_round = []
+        self._timers = []
+        self._signals = deque()
+        self._signal_handlers = {}
+        self._saved = {}
+        self.closed = self.running = False
+        self._set(self._wake_r, self._drain_wakeup, None)
+
+    # --- fds -------------------------------------------------------------------------
+
+    def _set(self, fd, reader, writer):
+        mask = (READ if reader else 0) | (WRITE if writer else 0)
+        if fd in self._handlers:
+            if mask:
+                self.selector.modify(fd, mask)
+            else:
+                self.selector.unregister(fd)
+        elif mask:
+            self.selector.register(fd, mask)
+        if mask:
+            self._handlers[fd] = (reader, writer)
+        else:
+            self._handlers.pop(fd, None)
+
+    def add_reader(self, fd, callback):
+        self._set(fd, callback, self._handlers.get(fd, (None, None))[1])
+
+    def remove_reader(self, fd):
+        self._set(fd, None, self._handlers.get(fd, (None, None))[1])
+
+    def add_writer(self, fd, callback):
+        self._set(fd, self._handlers.get(fd, (None, None))[0], callback)
+
+    def remove_writer(self, fd):
+        self._set(fd, self._handlers.get(fd, (None, None))[0], None)
+
+    def forget(self, fd):
+        if fd in self._handlers:
+            self._set(fd, None, None)
+
+    # --- signals and other threads --------------------------------------------------
+
+    def add_signal_handler(self, signum, callback):
+        """Run ``callback(signum)`` from the loop (not inside the signal handler). Off the
+        main thread, where Python allows no signal handlers, nothing happens: False."""
+        try:
+            if not self._saved:
+                self._saved[None] = signal.set_wakeup_fd(self._wake_w)
+            self._saved.setdefault(signum, signal.signal(signum, lambda n, frame: self._signals.append(n)))
+        except ValueError:
+            return False
+        self._signal_handlers[signum] = callback
+        return True
+
+    def call_soon_threadsafe(self, callback):
+        """Run ``callback()`` from the loop soon; callable from any thread. Returns False
+        (and queues nothing) once the loop is closed, so a caller in another thread can
+        fall back to doing the work itself."""
+        with self._lock():
+            if self.closed:
+                return False
+            self._pending.append(callback)
+            try:
+                os.write(self._wake_w, b"\0")
+            except OSError:
+                pass  # the pipe is full: the loop is waking anyway
+        return True
+
+    def _lock(self):
+        """What keeps a write to the wake-up pipe from coming after it is closed (another fd
+        may have its number by then). Made at first use: a thread able to race exists only
+        once ``threading`` is imported, which a start then never pays for; ``setdefault``
+        keeps one lock for threads that make theirs at the same time."""
+        import threading
+        return self.__dict__.setdefault("_wake_lock", threading.Lock())
+
+    def call_soon(self, callback):
+        """Run ``callback()`` from the loop after the fd callbacks of this round (loop thread)."""
+        self._pending.append(callback)
+
+    def call_next_round(self, callback):
+        """Run ``callback()`` in the next round, after that round's fd callbacks: every peer
+        whose fd is ready then is served before it (loop thread)."""
+        self._next_round.append(callback)
+
+    def _drain_wakeup(self):
+        try:
+            while os.read(self._wake_r, 4096):
+                pass
+        except OSError:
+            pass
+
+    # --- timers ----------------------------------------------------------------------
+
+    now = staticmethod(time.monotonic)
+
+    def call_later(self, delay, callback):
+        """Run ``callback()`` from the loop after ``delay`` seconds; returns a ``Timer``."""
+        timer = Timer(time.monotonic() + max(delay, 0.0), callback)
+        self._timers.append(timer)
+        return timer
+
+    # --- running ---------------------------------------------------------------------
+
+    def run(self):
+        """Serve callbacks until ``stop()``."""
+        self.running = True
+        while self.running:
+            self.run_once(None)
+
+    def run_once(self, timeout):
+        """Wait up to ``timeout`` seconds (None: forever) and serve what is ready."""
+        turns, timers, handlers = self._next_round, self._timers, self._handlers
+        if timers:
+            timers = self._timers = [t for t in timers if t.callback is not None]  # (a few at most)
+        if turns or self._pending or self._signals:
+            timeout = 0
+        elif timers:
+            left = max(min(timers).when - time.monotonic(), 0.0)
+            timeout = left if timeout is None else min(left, timeout)
+        if turns:  # (those asked for during this round wait for the next)
+            self._next_round = []
+        else:
+            turns = ()
+        for fd, events in self.selector.poll(None if timeout is None else timeout * 1000):
+            # the callbacks are looked up again: an earlier one may have changed them (a
+            # hang-up or an error wakes both, so they see the EOF or the failing write)
+            if events & ~WRITE:
+                reader = handlers.get(fd, _NONE)[0]
+                if reader is not None:
+                    reader()
+            if events & ~READ:
+                writer = handlers.get(fd, _NONE)[1]
+                if writer is not None:
+                    writer()
+        if timers:
+            now = time.monotonic()
+            for timer in sorted(t for t in timers if t.when <= now):
+                callback, timer.callback = timer.callback, None
+                if callback is not None:
+                    callback()
+        for callback in turns:
+            callback()
+        while self._signals:
+            signum = self._signals.popleft()
+            self._signal_handlers[signum](signum)
+        while self._pending:
+            self._pending.popleft()()
+
+    def stop(self):
+        self.running = False
+
+    def close(self):
+        with self._lock():
+            self.closed = True
+        self._pending.clear()
+        self._next_round, self._timers = [], []
+        old_wakeup = self._saved.pop(None, None)
+        for signum, old in self._saved.items():
+            signal.signal(signum, old)
+        if old_wakeup is not None:
+            signal.set_wakeup_fd(old_wakeup)
+        self._saved = {}
+        if hasattr(self.selector, "close"):
+            self.selector.close()
+        for fd in (self._wake_r, self._wake_w):
+            os.close(fd)

@@ -1,0 +1,300 @@
+"""What every transport shares: one pump per connection between fds and a Session, and
+the hub that hands prompt changes to every session and drains them all at shutdown.
+
+Backpressure, per pump: what one read brings is handed to the session with a budget,
+the room left below ``high`` in the output backlog; the session serves lines only while
+the replies it made are within that budget (at least one line a call) and holds the rest
+back. Above ``high`` the pump neither serves nor reads until the peer has taken the
+backlog down to ``low``, and it never reads while the session still holds lines. So a
+peer that sends without reading holds at most ``high`` + one reply (a reply is bounded
+by the server's limits), one read (``READ_SIZE``) of lines not served yet and one
+partial line (the server's line limit), and costs the loop nothing more, however large
+its replies. Output the server pushes on its own (list_changed notifications, the end
+of listen streams: at most ``max_listen_streams`` messages an event) may grow the
+backlog past ``high``, up to ``hard`` bytes; past that the connection is closed with a
+line in the log. A peer's lines are served for ``TURN_SECONDS`` at most (at least one
+line), then the pump holds the rest until the loop's next round, so every other peer
+ready by then is served first.
+"""
+
+import errno
+import os
+import signal
+from time import monotonic
+
+from ..protocol.session import no_log
+
+READ_SIZE = 65536
+#: stdio defaults: stop reading input while this much output waits for the peer ...
+HIGH_WATER = 4 * 1024 * 1024
+#: ... and read again once it is down to this much.
+LOW_WATER = 1024 * 1024
+#: After SIGTERM/SIGINT or EOF, give pending output this long to drain.
+DRAIN_SECONDS = 2.0
+#: One peer's lines are served for about this long (at least one line) before every other
+#: peer ready gets its turn (the loop's next round).
+TURN_SECONDS = 0.02
+#: write errors that mean the peer went away: the connection ends without a log line
+QUIET_ERRORS = frozenset((errno.EPIPE, errno.ECONNRESET, errno.EBADF, errno.ENOTCONN))
+
+
+class StreamPump:
+    """Moves bytes between a readable fd, a writable fd (the same one for a socket) and a
+    Session on a Loop, with the backpressure described in the module docstring.
+
+    ``on_close(pump)`` is called once, after the fds are unregistered (never closed here:
+    the transport owns them). ``hard=None`` means never close for backlog (stdio, where
+    pausing alone bounds memory and closing would end the server). ``eof_drain``: seconds
+    output may go unread after EOF (None: no bound; stdio sets one).
+    """
+
+    def __init__(self, loop, session, in_fd, out_fd, on_close, high=HIGH_WATER, low=LOW_WATER,
+                 hard=None, log=None, name="peer", eof_drain=None):
+        self.loop, self.session, self.in_fd, self.out_fd = loop, session, in_fd, out_fd
+        self.on_close, self.high, self.low, self.hard = on_close, high, low, hard
+        self.log, self.name, self.eof_drain = log or no_log, name, eof_drain
+        self.out = bytearray()
+        self.eof = False      # no more input will be read (the peer's EOF, or shutdown)
+        self.paused = False   # the backlog went over ``high``: no serving until it is down to ``low``
+        self.closed = False
+        self._waiting = False  # lines are held until the loop's next round (``_next_turn``)
+        self._turn_ends = 0.0
+        self._drained_at = 0.0  # (after EOF: when the peer last read some output)
+        self._reading = self._writing = False
+        session.on_ready = lambda: self.send(session.data_to_send())  # (a deferred answer)
+        self._progress()
+
+    def on_readable(self):
+        try:
+            data = os.read(self.in_fd, READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""  # e.g. ECONNRESET: the peer is gone, serve what was read
+        if not data:
+            self.eof = True
+            if self.eof_drain is not None:
+                self._drained_at = monotonic()
+                self.loop.call_later(self.eof_drain, self._drain_over)
+        self._turn_ends = monotonic() + TURN_SECONDS
+        self._serve(self.session.receive_data, data)
+        self._progress()
+
+    def _drain_over(self):
+        """``eof_drain`` seconds after EOF, or after the peer last read some of the output:
+        output it has not read for that long is dropped."""
+        if self.closed or not (self.out or self.session.pending):
+            return
+        left = self._drained_at + self.eof_drain - monotonic()
+        if left > 0:  # (it read meanwhile: a slow reader still gets every answer)
+            self.loop.call_later(left, self._drain_over)
+            return
+        self.log("warning", "%s: closed: none of the output read for %g s after the end of input"
+                 % (self.name, self.eof_drain))
+        self.close()
+
+    def send(self, data):
+        """Queue bytes the server sends on its own (notifications)."""
+        if not data or self.closed:
+            return
+        if self.hard is not None and len(self.out) + len(data) > self.hard:
+            self.log("warning", "%s: closed: more than %d bytes of output waiting while it "
+                     "does not read" % (self.name, self.hard))
+            self.close()
+            return
+        self.out += data
+        self.paused = self.paused or len(self.out) > self.high
+        self._progress()
+
+    def shutdown(self):
+        """Stop reading (lines not served are dropped), end the session's listen streams,
+        and close once the output is flushed (the caller bounds how long that may take)."""
+        if self.closed:
+            return
+        self.eof = True
+        self.session.discard_pending()
+        try:
+            self.out += self.session.end_streams()
+        except Exception as exc:  # (never let one session stop the others' shutdown)
+            self.log("error", "%s: ending its streams failed: %s" % (self.name, exc), exc)
+        self._progress()
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        self.loop.forget(self.in_fd)
+        if self.out_fd != self.in_fd:
+            self.loop.forget(self.out_fd)
+        self._reading = self._writing = False
+        self.out = bytearray()
+        self.on_close(self)
+
+    # --- the state machine ----------------------------------------------------------
+
+    def _serve(self, serve, *data):
+        """One call into the session, with the room left below ``high`` as its budget."""
+        try:
+            reply = serve(*data, max(self.high - len(self.out), 1), self._turn_over)
+        except Exception as exc:
+            # Session turns every request's failure into an error reply; reaching here is
+            # a bug, and it ends this connection only, never the server's other sessions.
+            self.log("error", "%s: closed after an internal error: %s" % (self.name, exc), exc)
+            self.close()
+            return
+        self.out += reply
+        self.paused = self.paused or len(self.out) > self.high
+
+    def _turn_over(self):
+        return monotonic() >= self._turn_ends
+
+    def _progress(self):
+        """Serve, write and (un)register until nothing more can happen right now, within
+        one turn (``TURN_SECONDS`` of serving, however many calls it takes)."""
+        session = self.session
+        while not self.closed:
+            if self.out:
+                try:
+                    written = os.write(self.out_fd, self.out)
+                    del self.out[:written]
+                    if written and self.eof:
+                        self._drained_at = monotonic()
+                except (BlockingIOError, InterruptedError):
+                    pass
+                except OSError as exc:
+                    if exc.errno not in QUIET_ERRORS:
+                        self.log("warning", "%s: closed: write failed: %s" % (self.name, exc))
+                    self.close()  # the peer went away
+                    return
+            if self.paused and len(self.out) <= self.low:
+                self.paused = False
+            if self.paused or self._waiting or not session.pending:
+                break
+            if self._turn_over():
+                self._waiting = True
+                self.loop.call_next_round(self._next_turn)
+                break
+            self._serve(session.resume)  # (lines held back, and room for their replies now)
+        if self.closed:
+            return
+        if self.eof and not (self.out or session.pending or session.busy):
+            self.close()  # (every request read has had its answer)
+            return
+        self._want(not (self.eof or self.paused or self._waiting or session.pending), bool(self.out))
+
+    def _next_turn(self):
+        self._waiting = False
+        self._turn_ends = monotonic() + TURN_SECONDS
+        if not self.closed:
+            self._progress()
+
+    def _want(self, read, write):
+        if read != self._reading:
+            self._reading = read
+            if read:
+                self.loop.add_reader(self.in_fd, self.on_readable)
+            else:
+                self.loop.remove_reader(self.in_fd)
+        if write != self._writing:
+            self._writing = write
+            if write:
+                self.loop.add_writer(self.out_fd, self._progress)
+            else:
+                self.loop.remove_writer(self.out_fd)
+
+
+class Hub:
+    """The live sessions of one server on one loop.
+
+    Registers a change hook on the server so ``Server.replace_config`` (from any thread,
+    or from a reload on the loop) is applied from the loop, and every session gets its
+    ``prompts_changed()`` bytes when the prompts really changed (``Server.apply_config``
+    decides). ``log`` is the transport's log hook.
+    """
+
+    def __init__(self, loop, server, log=no_log):
+        self.loop, self.server, self.log = loop, server, log
+        self.pumps = {}  # pump -> None: an ordered set
+        self._seen = server.config  # the config this hub's sessions were last told of
+        server.change_hooks.append(self._on_replace)
+        server.stop_hooks.append(self._stop)
+
+    def _stop(self):
+        self.loop.call_soon_threadsafe(self.loop.stop)  # (Server.stop, any thread)
+
+    def add(self, pump):
+        self.pumps[pump] = None
+
+    def discard(self, pump):
+        self.pumps.pop(pump, None)
+
+    def _on_replace(self, new):
+        # any thread: hand the validated config to the loop through its wake-up pipe
+        if not self.loop.call_soon_threadsafe(lambda: self.apply(new)):
+            self.server.apply_config(new)  # the loop is gone: no session to tell
+
+    def apply(self, new):
+        """Swap the config in (loop thread) and, when the prompts changed, notify every
+        session that asked."""
+        seen, self._seen = self._seen, new
+        if not self.server.apply_config(new, since=seen):
+            self.log("info", "prompts unchanged (%d): no session told" % len(new.prompts))
+            return
+        told = 0
+        for pump in list(self.pumps):
+            data = pump.session.prompts_changed()
+            told += bool(data)
+            pump.send(data)
+        self.log("info", "prompts changed (%d now): notified %d session%s" % (
+            len(new.prompts), told, "" if told == 1 else "s"))
+        for pump in list(self.pumps):  # logging: a reload is one of the server's events
+            pump.send(pump.session.log_event("notice", {"message": "prompts reloaded",
+                                                        "prompts": len(new.prompts)}))
+
+    def report_config_error(self, message, problems):
+        """A reload was refused and the old prompts stay (the caller logged it on stderr):
+        tell every handshake-era session whose log level admits errors, with
+        ``notifications/message`` (logging "Log Message Notifications")."""
+        data = {"message": message, "problems": [{"path": path, "message": msg} for path, msg in problems]}
+        for pump in list(self.pumps):
+            pump.send(pump.session.log_event("error", data))
+
+    def run(self, source=None, before_drain=None, ready=None):
+        """Serve until SIGTERM/SIGINT or ``loop.stop()``, with ``source`` (a
+        ``source.ConfigFile``) reloading meanwhile; then ``before_drain()`` (e.g. stop
+        accepting), ``shutdown()``, and stop taking config changes. ``ready()`` is called
+        once the signal handlers are in place (so a SIGTERM sent after it is handled)."""
+        loop = self.loop
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, lambda signum: loop.stop())
+        if source is not None:
+            source.attach(loop, self.server, self.report_config_error, self.log)
+        try:
+            if ready is not None:
+                ready()
+            loop.run()
+            if before_drain is not None:
+                before_drain()
+            if source is not None:
+                source.detach()  # no reload during the drain
+            self.shutdown()
+        finally:
+            if source is not None:
+                source.detach()  # (again, when serving failed)
+            self.close()
+
+    def shutdown(self, seconds=DRAIN_SECONDS):
+        """End every session's streams, give output ``seconds`` to drain, close the rest."""
+        for pump in list(self.pumps):
+            pump.shutdown()
+        deadline = self.loop.now() + seconds
+        while self.pumps and self.loop.now() < deadline:
+            self.loop.run_once(deadline - self.loop.now())
+        for pump in list(self.pumps):
+            pump.close()
+
+    def close(self):
+        """Stop receiving config changes and stop requests (call before the loop closes)."""
+        for hooks, hook in ((self.server.change_hooks, self._on_replace), (self.server.stop_hooks, self._stop)):
+            if hook in hooks:
+                hooks.remove(hook)

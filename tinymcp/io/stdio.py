@@ -1,0 +1,130 @@
+"""The stdio transport (every revision, transports-stdio "stdio"): stdin and stdout to a Session.
+
+The server reads JSON-RPC messages from stdin and writes them to stdout; it MUST NOT
+write anything to stdout that is not a valid MCP message, and MAY log to stderr. So
+while serving, the wire keeps a private duplicate of fd 1, and fd 1 and ``sys.stdout``
+point at stderr: a stray ``print()`` (or a child process) cannot corrupt the stream.
+
+One session's pump on the loop, with signals, reloads and changes from other threads.
+Where pipes cannot be polled (Windows), a blocking read-serve-write of the same session
+serves instead, without run-time changes.
+"""
+
+import os
+import stat
+import sys
+
+from ..protocol.session import Session
+from .log import stderr_log
+from .loop import Loop
+from .pump import DRAIN_SECONDS, READ_SIZE, Hub, StreamPump
+
+
+#: Windows cannot poll pipes (select takes sockets only)
+CAN_POLL_PIPES = os.name != "nt"
+
+
+def nonblocking_if_pipe(fd):
+    """Make ``fd`` non-blocking when it is a pipe or socket (never a shared terminal);
+    returns its old blocking mode, for ``restore_blocking``, or None."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return None
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        was = os.get_blocking(fd)
+        os.set_blocking(fd, False)
+        return was
+    return None
+
+
+def restore_blocking(fd, was):
+    if was is not None:
+        try:
+            os.set_blocking(fd, was)
+        except OSError:
+            pass
+
+
+def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
+    """Serve one session on stdin/stdout until EOF or SIGTERM/SIGINT; return 0.
+
+    ``source`` (a ``source.ConfigFile``) reloads the config on SIGHUP and, when watched,
+    on change; ``Server.replace_config`` from any thread reaches the session too. ``log``:
+    the diagnostics hook (default: the server's, else stderr). The ``server`` is never
+    changed.
+    """
+    log = log or server.log or stderr_log
+    poll = CAN_POLL_PIPES if poll is None else poll
+    sys.stdout.flush()
+    wire, saved_out = os.dup(out_fd), os.dup(out_fd)
+    os.dup2(2, out_fd)
+    saved_stdout, sys.stdout = sys.stdout, sys.stderr
+    try:
+        if not poll:
+            return _serve_blocking(server, in_fd, wire, log)
+        # (the wire shares fd 1's open file: its mode is put back, or whatever writes to
+        # that pipe after us gets EAGAIN)
+        modes = [(fd, nonblocking_if_pipe(fd)) for fd in (in_fd, wire)]
+        loop = Loop()
+        hub = Hub(loop, server, log)
+        workers = _Executor(loop, log)
+        try:
+            def closed(pump):
+                hub.discard(pump)
+                loop.stop()
+
+            session = Session(server, log=log, executor=workers)
+            hub.add(StreamPump(loop, session, in_fd, wire, closed, log=log, name="stdio",
+                               eof_drain=DRAIN_SECONDS))  # (security.md: a bounded flush after EOF)
+            hub.run(source)
+        finally:
+            workers.close()
+            hub.close()
+            loop.close()
+            for fd, was in modes:
+                restore_blocking(fd, was)
+        return 0
+    finally:
+        os.close(wire)
+        os.dup2(saved_out, out_fd)
+        os.close(saved_out)
+        sys.stdout = saved_stdout
+
+
+class _Executor:
+    """The session's executor: ``workers.Workers``, made (and imported) by the first
+    callable that runs (a JSON config has none)."""
+
+    def __init__(self, loop, log):
+        self.loop, self.log, self.workers = loop, log, None
+        self.post = loop.call_soon_threadsafe
+
+    def submit(self, work, done, timeout=None):
+        if self.workers is None:
+            from .workers import Workers
+            self.workers = Workers(self.post, self.loop.call_later, self.log)
+        self.workers.submit(work, done, timeout)
+
+    def close(self):
+        if self.workers is not None:
+            self.workers.close()
+
+
+def _serve_blocking(server, in_fd, wire, log):
+    """Read, serve, write, until EOF, Ctrl-C or a closed stdout (where pipes cannot be
+    polled: nothing could deliver a change, so none is promised)."""
+    session = Session(server, log=log, list_changed=False)
+    try:
+        while True:
+            data = os.read(in_fd, READ_SIZE)
+            out = session.receive_data(data)
+            while out:
+                out = out[os.write(wire, out):]
+            if not data:
+                return 0
+    except (KeyboardInterrupt, BrokenPipeError):
+        return 0  # Ctrl-C, or the host closed stdout: end quietly
+    except OSError as exc:
+        log("warning", "stdio: %s" % exc)
+        return 0

@@ -1,0 +1,129 @@
+"""Prompt text templates: ``{arg}`` placeholders, ``{{`` and ``}}`` for literal braces.
+
+Parsing splits a text into literal pieces and argument names; rendering joins them in
+one pass. Values are inserted verbatim and never looked at again, so a value containing
+``{other}``, ``{0.__class__}`` or ``%s`` stays exactly as typed. Nothing is evaluated,
+formatted or looked up. (A uri field's template is a ``uri.UriTemplate``.)
+"""
+
+#: a literal brace, a placeholder, or a brace out of place (the slow path only)
+_PIECE = r"\{\{|\}\}|\{([^{}]*)\}|[{}]"
+
+
+class Template:
+    """A parsed template: ``parts`` alternates literal text (even) and names (odd)."""
+
+    __slots__ = ("parts",)
+
+    #: the most characters one character of a value becomes in the rendering
+    growth = 1
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    @property
+    def names(self):
+        return self.parts[1::2]
+
+    def value(self, values, name):
+        return values.get(name, "")
+
+    def render(self, values):
+        parts = list(self.parts)
+        parts[1::2] = [self.value(values, name) for name in parts[1::2]]
+        return "".join(parts)
+
+    def size(self, values, measure=len):
+        """``measure(self.render(values))`` without making it (``len``, or
+        ``codec.escaped_size``, which adds up over pieces as every per-character measure
+        does)."""
+        parts = self.parts
+        return sum(map(measure, parts[0::2])) + sum(measure(self.value(values, n)) for n in parts[1::2])
+
+    def __repr__(self):
+        return "%s(%r)" % (type(self).__name__, self.parts)
+
+
+def parse_template(text, kind=Template):
+    """``text`` itself when it has no placeholder (its ``{{`` and ``}}`` undone), else a
+    ``kind`` (a ``Template``). Raises ``ValueError`` with the column of a stray brace."""
+    if "{" not in text and "}" not in text:
+        return text
+    if "{{" not in text and "}}" not in text:
+        # The common case, no literal braces: split at C speed (anything irregular goes
+        # to the scan below, which says where)
+        chunks = text.split("{")
+        parts = [chunks[0]]
+        for chunk in chunks[1:]:
+            name, sep, rest = chunk.partition("}")
+            if not sep or not name or "}" in rest:
+                break
+            parts += (name, rest)
+        else:
+            if "}" not in chunks[0]:
+                return kind(parts)
+    import re
+    parts, literal, at = [], [], 0
+    for match in re.finditer(_PIECE, text):
+        literal.append(text[at:match.start()])
+        at, piece = match.end(), match.group()
+        if piece in ("{{", "}}"):
+            literal.append(piece[0])
+        elif match.group(1):
+            parts += ("".join(literal), match.group(1))
+            literal = []
+        elif piece == "}":
+            raise ValueError("'}' at column %d closes no placeholder; write '}}' for a literal brace"
+                             % (match.start() + 1))
+        else:
+            raise ValueError("'{' at column %d opens no placeholder; write '{{' for a literal brace"
+                             % (match.start() + 1))
+    literal.append(text[at:])
+    parts.append("".join(literal))
+    return parts[0] if len(parts) == 1 else kind(parts)
+
+
+def names_within(text, names):
+    """True when ``text`` parses (without ``{{``, ``}}`` or a stray brace) and every
+    placeholder of it is among ``names``, read at C speed and making nothing; else
+    ``check_template`` says what is wrong, if anything."""
+    if "{{" in text or "}}" in text:
+        return False
+    chunks = text.split("{")
+    if "}" in chunks[0]:
+        return False
+    for chunk in chunks[1:]:
+        name, sep, rest = chunk.partition("}")
+        if not sep or name not in names or "}" in rest:
+            return False
+    return True
+
+
+def fill(text, values, kind=Template):
+    """Template ``text`` (valid: checked at load) rendered with ``values``."""
+    if kind is Template and "{{" not in text and "}}" not in text:
+        # (the common case, made at C speed: a split, and a lookup a placeholder)
+        chunks = text.split("{")
+        for i in range(1, len(chunks)):
+            name, _, rest = chunks[i].partition("}")
+            chunks[i] = values.get(name, "") + rest
+        return "".join(chunks)
+    parsed = parse_template(text, kind)
+    return parsed if type(parsed) is str else parsed.render(values)
+
+
+def check_template(check, text, path, declared, kind=Template):
+    """Record the problems of template ``text`` in ``check`` (a stray brace, a placeholder
+    that names no ``declared`` argument); returns what ``parse_template`` makes of it, or
+    None."""
+    try:
+        parsed = parse_template(text, kind)
+    except ValueError as exc:
+        check.fail(path, str(exc))
+        return None
+    if type(parsed) is not str:
+        for name in parsed.names:
+            if name not in declared:
+                check.fail(path, "placeholder {%s} names no declared argument%s" % (
+                    name, " (write {{ and }} for literal braces)" if any(c in name for c in "\":, ") else ""))
+    return parsed

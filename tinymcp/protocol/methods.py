@@ -1,0 +1,253 @@
+"""The methods we serve: one registry row each (handler, eras, params check).
+
+A handler is ``handler(session, call, args)``: ``args`` is what the row's params check
+made of the request's params (the check raises -32602 for params it cannot use), and
+it returns the result object, a ``Deferred`` (a callable to run first), or None when
+the reply comes later (a listen stream). It raises ``ProtocolError`` for an error
+answer; the session turns that, and anything else, into the JSON-RPC error
+(``Session._answer``). Methods are resolved (-32601) before their params are checked
+(-32602). What a handler shapes for the client's revision, it asks of
+``call.revision`` (``revisions``).
+"""
+
+from ..codec import escaped_size
+from ..errors import InvalidParams, clip
+from ..model import prompt as prompts
+from .state import Deferred
+from .jsonrpc import notification
+from .revisions import STATELESS_VERSIONS, handshake
+from .state import META_SERVER_INFO, META_SUBSCRIPTION
+
+
+class Method:
+    """One registry row: the handler, the eras that have the method, whether it is a
+    probe (read as stateless on every connection, even without ``_meta``: so its missing
+    keys are named), and its params check."""
+
+    __slots__ = ("name", "handler", "handshake", "stateless", "probe", "check")
+
+    def __init__(self, name, handler, handshake=True, stateless=True, probe=False, check=None):
+        self.name = name
+        self.handler = handler
+        self.handshake = handshake
+        self.stateless = stateless
+        self.probe = probe
+        self.check = check or (lambda params: None)
+
+
+def _string(params, key, what=None):
+    value = params.get(key)
+    if type(value) is not str:
+        raise InvalidParams("Invalid params: %s must be a string" % (what or key))
+    return value
+
+
+# --- what several results share ----------------------------------------------------------
+
+def server_info(session, rev):
+    config = session.server.config
+    info = {"name": config.name, "version": config.version}
+    if config.title is not None and rev.titles:
+        info["title"] = config.title
+    return info
+
+
+def _capabilities(session, rev):
+    # 2024-11-05..2025-11-25 prompts "Capabilities": servers that support prompts MUST
+    # declare them; 2025-11-25 and 2026-07-28 logging "Capabilities": servers that emit
+    # log messages MUST declare logging.
+    caps = {"prompts": {"listChanged": session.conn.list_changed}, "logging": {}}
+    if rev.completions_capability:
+        caps["completions"] = {}  # 2024-11-05 has no such capability (but is answered)
+    return caps
+
+
+def _cache_hints(session, result):
+    # 2026-07-28 caching: servers MUST include ttlMs (>= 0) and cacheScope on cacheable
+    # complete results; the same scope on every page.
+    config = session.server.config
+    result["ttlMs"] = config.ttl_ms
+    result["cacheScope"] = config.cache_scope
+    return result
+
+
+def stateless_result(session, call, result):
+    """2026-07-28 basic-overview "Result Responses": the result MUST have resultType;
+    servers SHOULD put serverInfo in every result's _meta."""
+    result["resultType"] = "complete"
+    result.setdefault("_meta", {})[META_SERVER_INFO] = server_info(session, call.revision)
+    return result
+
+
+# --- handshake era ------------------------------------------------------------------------
+
+def _initialize(session, call, requested):
+    rev = call.revision = handshake(requested)  # the negotiated revision (Connection.succeeded)
+    config = session.server.config
+    result = {"protocolVersion": rev.version, "capabilities": _capabilities(session, rev),
+              "serverInfo": server_info(session, rev)}
+    if config.instructions is not None:
+        result["instructions"] = config.instructions
+    return result
+
+
+def _set_level(session, call, level):
+    session.conn.set_level(level)
+    return {}
+
+
+# --- both eras -----------------------------------------------------------------------------
+
+def _prompts_list(session, call, cursor):
+    config = session.server.config
+    listings, next_cursor = config.prompts.page(cursor, config.page_size,
+                                                config.cache_scope if call.stateless else "",
+                                                call.revision)
+    result = {"prompts": listings}
+    if next_cursor is not None:
+        result["nextCursor"] = next_cursor
+    return _cache_hints(session, result) if call.stateless else result
+
+
+def _prompt(session, name):
+    p = session.server.config.prompts.get(name)
+    if p is None:
+        # 2025-11-25 and 2026-07-28 prompts "Error Handling": invalid prompt name -32602
+        raise InvalidParams("Unknown prompt: %s" % clip(name))
+    return p
+
+
+def _get_params(params):
+    name = params.get("name")
+    if type(name) is not str:
+        raise InvalidParams("Invalid params: name must be a string")
+    return name, params.get("arguments"), params
+
+
+def _retry_fields(params):
+    """2026-07-28 mrtr "Error Handling": servers SHOULD validate that ``inputResponses``
+    is a valid ``InputResponses`` object (each response an object), and the schema types
+    ``requestState`` as a string: -32602 otherwise. What they hold is ignored: no prompt
+    of ours ever answers ``input_required``, so no retry carries anything we asked for."""
+    responses = params.get("inputResponses", {})
+    if type(responses) is not dict:
+        raise InvalidParams("Invalid params: inputResponses must be an object")
+    for key, response in responses.items():
+        if type(response) is not dict:
+            raise InvalidParams("Invalid params: inputResponses[%s] must be an object" % clip(key))
+    if "requestState" in params and type(params["requestState"]) is not str:
+        raise InvalidParams("Invalid params: requestState must be a string")
+
+
+def _prompts_get(session, call, args):
+    name, arguments, params = args
+    if call.stateless:
+        _retry_fields(params)
+    p = _prompt(session, name)
+    limits = session.server.limits
+    values = prompts.values(p, arguments, limits)
+    if "render" in p:
+        return Deferred(call, lambda: prompts.call_render(p, values),
+                        lambda messages: _get_result(call, p, messages, limits))
+    return _get_result(call, p, prompts.render(p, values, limits), limits)
+
+
+def _get_result(call, p, messages, limits):
+    """The ``prompts/get`` result of ``messages`` as ``call.revision`` defines it, within
+    ``max_render_bytes`` on the wire."""
+    size = prompts.rendered_size(messages)
+    if size * 12 > limits.max_render_bytes:  # (a character is at most 12 bytes escaped)
+        size = prompts.rendered_size(messages, escaped_size)
+        if size > limits.max_render_bytes:
+            raise prompts.too_big(size, limits)
+    rev = call.revision
+    if not rev.content_as_is:
+        messages = [m if m["content"]["type"] == "text" and len(m["content"]) == 2 else
+                    {"role": m["role"], "content": prompts.content().shape(m["content"], rev)} for m in messages]
+    result = {"messages": messages}
+    if "description" in p:
+        result["description"] = p["description"]
+    if call.log_threshold is not None:
+        call.log("debug", "prompts/get %s: %d message%s" % (
+            clip(p["name"]), len(messages), "" if len(messages) == 1 else "s"))
+    return result
+
+
+def _complete_params(params):
+    ref = params.get("ref")
+    if type(ref) is not dict:
+        raise InvalidParams("Invalid params: ref must be an object")
+    kind = ref.get("type")
+    if kind == "ref/resource":
+        raise InvalidParams("Invalid params: tinymcp serves no resources, so ref/resource "
+                            "has no completions")
+    if kind != "ref/prompt":
+        raise InvalidParams("Invalid params: ref.type must be 'ref/prompt'")
+    name = _string(ref, "name", "ref.name")
+    argument = params.get("argument")
+    if type(argument) is not dict or type(argument.get("name")) is not str \
+            or type(argument.get("value")) is not str:
+        raise InvalidParams("Invalid params: argument must be an object with string name and value")
+    return name, argument["name"], argument["value"], params.get("context")
+
+
+def _context_arguments(ctx):
+    """``context.arguments`` of a completion request (an object of strings), or None."""
+    if ctx is None:
+        return None
+    args = ctx.get("arguments") if type(ctx) is dict else None
+    if type(ctx) is not dict or (args is not None and (
+            type(args) is not dict or not all(type(v) is str for v in args.values()))):
+        raise InvalidParams("Invalid params: context.arguments must be an object of strings")
+    return args
+
+
+def _complete(session, call, args):
+    name, argument, value, ctx = args
+    p = _prompt(session, name)
+    context = _context_arguments(ctx) if call.revision.completion_context else None
+    work, values = prompts.completion(p, argument, value, context)
+    if work is None:
+        return prompts.completion_result(values)
+    return Deferred(call, work, prompts.completion_result)
+
+
+# --- stateless era (2026-07-28) ------------------------------------------------------------
+
+def _discover(session, call, args):
+    config = session.server.config
+    result = {"supportedVersions": list(STATELESS_VERSIONS),
+              "capabilities": _capabilities(session, call.revision)}
+    if config.instructions is not None:
+        result["instructions"] = config.instructions
+    return _cache_hints(session, result)
+
+
+def _listen_params(params):
+    wanted = params.get("notifications")
+    if type(wanted) is not dict:
+        raise InvalidParams("Invalid params: notifications must be an object")
+    return wanted
+
+
+def _listen(session, call, wanted):
+    honoured = session.conn.open_stream(call.rid, wanted)
+    # 2026-07-28 subscriptions "Acknowledgment": MUST be the first message for this stream.
+    call.note(notification("notifications/subscriptions/acknowledged", {
+        "_meta": {META_SUBSCRIPTION: call.rid}, "notifications": honoured}))
+    return None
+
+
+#: method name -> its row. 2026-07-28 removed initialize, notifications/initialized, ping
+#: and logging/setLevel, and added server/discover and subscriptions/listen.
+REGISTRY = {m.name: m for m in (
+    Method("initialize", _initialize, stateless=False, check=lambda params: _string(params, "protocolVersion")),
+    # 2025-11-25 ping "Behavior Requirements": MUST respond promptly with {}
+    Method("ping", lambda session, call, args: {}, stateless=False),
+    Method("logging/setLevel", _set_level, stateless=False, check=lambda params: params.get("level")),
+    Method("prompts/list", _prompts_list, check=lambda params: params.get("cursor")),
+    Method("prompts/get", _prompts_get, check=_get_params),
+    Method("completion/complete", _complete, check=_complete_params),
+    Method("server/discover", _discover, handshake=False, probe=True),
+    Method("subscriptions/listen", _listen, handshake=False, check=_listen_params),
+)}

@@ -1,0 +1,470 @@
+"""The sans-I/O MCP session: bytes in, bytes out, for both protocol eras; and the
+``Server`` every session of one server shares (the config in force, and how it changes).
+
+Theory of operation
+-------------------
+A transport owns one ``Session`` per connection and feeds it whatever it reads:
+``receive_data(chunk)`` returns the bytes to write back (possibly ``b""``), and
+``receive_data(b"")`` means end of input (the final unterminated line is served).
+Server-initiated messages come from ``prompts_changed()``, ``log_event()`` and
+``end_streams()``. Nothing here touches a file descriptor, a clock or a signal.
+
+The session coordinates; each rule has its home elsewhere:
+
+- ``jsonrpc``: framing (``LineBuffer``), reading a line within the bounds, messages;
+- ``state.Connection``: which era a request is in, what the handshake state serves,
+  transitions, the connection's log level and listen streams;
+- ``methods.REGISTRY``: each method's handler, eras and params check;
+- ``outbox.Outbox``: replies waiting for the transport, keyed by request id, where a
+  cancel drops one and batches are assembled;
+- ``Server``: the config and limits in force.
+
+``_answer`` is the one place where exceptions become JSON-RPC errors: ``ProtocolError``
+keeps its code; anything else becomes -32603 with a fixed message and an opaque id that
+also goes to the log hook (stderr in the CLI), so no traceback or internal state ever
+reaches the wire. Every line, and every item of a batch, passes through it once.
+"""
+
+from collections import deque
+from itertools import count
+
+from ..codec import encode
+from ..errors import CallbackFailed, ConfigError, InternalError, InvalidParams, InvalidRequest, ProtocolError, clip
+from ..model.check import Check, plain
+from ..model.config import load_config
+from ..model.limits import Limits
+from .jsonrpc import LineBuffer, Refused, TooLong, check_id, error, is_response, notification, read_line, response
+from .methods import REGISTRY, server_info, stateless_result
+from .outbox import BATCH_OVERHEAD, Batch, Outbox
+from .revisions import LATEST_STATELESS
+from .state import META_SERVER_INFO, META_SUBSCRIPTION, NEVER_CANCELLED, Connection, Deferred, log_message
+
+#: the opaque ids of internal errors (``next`` on it is atomic: worker threads share it)
+_error_ids = count(1)
+
+
+#: sans-I/O: a Server reads no files (docs/decisions.md)
+_NOT_A_PATH = ("Server() takes a config dict, not a path (%s): load the file yourself (json.load), "
+               "or serve it with tinymcp.serve(path) or python3 -m tinymcp --config PATH")
+
+
+def is_path(value):
+    """True for what names a file (text, bytes, an ``os.PathLike``) where a config is due."""
+    return isinstance(value, (str, bytes)) or hasattr(value, "__fspath__")
+
+
+def no_log(level, message, exc=None):
+    """A log hook that drops operator diagnostics."""
+
+
+class Server:
+    """The config being served and the operator hooks; sessions are made from it.
+
+    ``log(level, message, exc=None)`` receives operator diagnostics (never the wire); None
+    means the transport's default (stderr), or nothing for a bare ``Session``.
+    ``list_changed`` says whether a change source exists, so sessions only promise
+    ``listChanged: true`` (and honour ``promptsListChanged`` subscriptions) when
+    notifications can really be sent. ``page_size`` and ``limits`` override the config's.
+    """
+
+    def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None):
+        check = Check()
+        if page_size is not None:
+            page_size = check.bounded({"page_size": page_size}, "page_size", "", 1)
+        overrides = Limits.from_wire(check, plain(limits), "limits") if limits is not None else {}
+        if check.problems:
+            raise ConfigError(check.problems)
+        self._overrides = (page_size, overrides)
+        #: a transport serving this server puts its ``hook(new_config)`` here, called by
+        #: ``replace_config`` instead of applying it, and its ``hook()`` that ``stop`` calls
+        self.change_hooks, self.stop_hooks = [], []
+        self.log = log
+        self.list_changed = bool(list_changed)
+        #: tags this server's internal-error ids (``XXXX-N``) in logs and replies
+        self.error_tag = "%04x" % (id(self) & 0xFFFF)
+        self.config = self._load(config)
+
+    @property
+    def limits(self):
+        """The limits in force: defaults < the config's ``limits`` < ``Server(limits=...)``."""
+        return self.config.limits
+
+    def session(self, **options):
+        """A new ``Session`` of this server (see ``Session`` for the options)."""
+        return Session(self, **options)
+
+    def replace_config(self, config):
+        """Replace the prompt set (any thread): validated whole first, raises ``ConfigError``.
+
+        With a transport running, the new config is handed to its loop (through the
+        hook it put in ``change_hooks``), which applies it
+        (``apply_config``) and tells the sessions when the prompts changed; without one
+        it is applied at once. Returns the new config.
+        """
+        new = self._load(config)
+        if self.change_hooks:
+            for hook in list(self.change_hooks):
+                hook(new)
+        else:
+            self.apply_config(new)
+        return new
+
+    def apply_config(self, new, since=None):
+        """Swap in an already validated config (from the loop's thread, with a transport
+        running). Returns whether its prompts differ from those of ``since`` (default:
+        the config it replaces): the caller then sends each session's
+        ``prompts_changed()`` bytes. (A transport passes the config its sessions last
+        saw, so two transports serving one server both tell theirs.)"""
+        changed = new.prompts != (self.config if since is None else since).prompts
+        self.config = new
+        return changed
+
+    def stop(self):
+        """Stop serving (any thread): every transport serving this server now ends as on
+        SIGTERM (listen streams ended, output drained for at most 2 s) and its ``serve``
+        call returns 0."""
+        for hook in list(self.stop_hooks):
+            hook()
+
+    def _load(self, config):
+        if is_path(config):  # (os.fspath by hand: the sans-I/O core imports no os)
+            raise TypeError(_NOT_A_PATH % clip(config if isinstance(config, (str, bytes))
+                                               else config.__fspath__()))
+        config = load_config(config)
+        return config.with_overrides(*self._overrides) if self._overrides != (None, {}) else config
+
+
+class _Request:
+    """What the boundary knows of the request being served, filled in as it is read."""
+
+    __slots__ = ("rid", "method", "call", "keyed", "batch")
+
+    def __init__(self, batch=None):
+        self.batch = batch    # the batch it came in (its replies are bounded as a whole)
+        self.rid = None       # the id to answer (None until a valid one is read)
+        self.method = None
+        self.call = None      # the ``Call``, once the request's era and state are settled
+        self.keyed = False    # a well-formed request: its reply may be cancelled
+
+
+class Session:
+    """One connection's protocol state. Feed it bytes; write what it returns.
+
+    ``log``: where diagnostics go (default: the server's hook, else nowhere);
+    ``list_changed=False``: this connection can never be told of changes (a transport
+    that cannot deliver them), so it is never promised ``listChanged``. ``executor``:
+    runs callables off this thread (``submit(work, done, timeout)``, ``done(value, exc)``
+    and ``post(fn)`` called back on this thread); None: they run in line.
+    """
+
+    def __init__(self, server, log=None, list_changed=None, executor=None):
+        if not isinstance(server, Server):
+            server = Server(server)
+        self.server = server
+        self.log = log or server.log or no_log
+        self.conn = Connection(server, list_changed is not False)
+        self.outbox = Outbox()
+        self.executor = executor
+        #: called (on this thread) when output is ready outside ``receive_data``: a
+        #: deferred answer or a live notification; the transport then ``data_to_send()``
+        self.on_ready = None
+        self._framing = LineBuffer()
+        self._lines = deque()  # complete lines read but not served yet (a budget held them)
+        self._eof = False
+
+    @property
+    def state(self):
+        """The handshake state (``state.NEW`` or ``state.READY``)."""
+        return self.conn.state
+
+    @property
+    def version(self):
+        """The negotiated handshake-era version (None before ``initialize``)."""
+        return None if self.conn.revision is None else self.conn.revision.version
+
+    @property
+    def streams(self):
+        """Open ``subscriptions/listen`` streams: request id -> notifications honoured."""
+        return self.conn.streams
+
+    # --- bytes in, bytes out --------------------------------------------------------
+
+    def receive_data(self, data, budget=None, turn_over=None):
+        """Feed bytes read from the peer (``b""`` at EOF); return bytes to send.
+
+        Lines are served (at least one a call) while the output waiting is below
+        ``budget`` bytes and ``turn_over()``, asked after each, is false; the rest stay
+        ``pending`` for ``resume()``. So a transport bounds what one read can make the
+        server hold and do. Replies stay cancellable until returned.
+        At EOF the last unterminated line is served, and then listen streams still open
+        are ended as at shutdown (``end_streams``): every request read gets its reply.
+        """
+        self._eof = self._eof or not data
+        self._lines.extend(self._framing.feed(bytes(data), self.server.limits.max_line_bytes))
+        return self.resume(budget, turn_over)
+
+    @property
+    def pending(self):
+        """How many complete lines wait to be served (``resume``)."""
+        return len(self._lines)
+
+    def resume(self, budget=None, turn_over=None):
+        """Serve pending lines as ``receive_data`` does; bytes to send."""
+        lines, outbox = self._lines, self.outbox
+        while lines:  # (a line at least: a batch's held replies may fill the budget for long)
+            self._serve(lines.popleft())
+            if (budget is not None and outbox.size >= budget) or (turn_over is not None and turn_over()):
+                break
+        data = outbox.take()
+        if self._eof and not lines and self.conn.streams:
+            data += self.end_streams()
+        return data
+
+    def data_to_send(self):
+        """What is ready to send without serving another line (after ``on_ready``)."""
+        return self.outbox.take()
+
+    @property
+    def busy(self):
+        """Requests whose callables still run: their answers are still to come."""
+        return self.outbox.pending
+
+    def discard_pending(self):
+        """Drop the lines not served yet (the transport is shutting down)."""
+        self._lines.clear()
+
+    # --- what the server sends on its own -------------------------------------------------
+
+    def prompts_changed(self):
+        """Bytes to send after the prompt set changed.
+
+        Handshake era: ``notifications/prompts/list_changed`` when this session was
+        promised ``listChanged`` (2025-11-25 prompts "List Changed Notification"). Stateless
+        era: one tagged notification per listen stream that asked for ``promptsListChanged``
+        (2026-07-28 subscriptions "Receiving Notifications"); never a type not asked for.
+        """
+        msgs = [notification("notifications/prompts/list_changed")] if self.conn.hears_list_changed() else []
+        msgs += [notification("notifications/prompts/list_changed", {"_meta": {META_SUBSCRIPTION: rid}})
+                 for rid, honoured in self.conn.streams.items() if honoured.get("promptsListChanged")]
+        return b"".join(map(encode, msgs))
+
+    def log_event(self, level, data):
+        """Bytes of ``notifications/message`` for a server event (a reload, a rejected
+        config), for a handshake-era session whose level admits it (``Connection.hears_log``)."""
+        return encode(log_message(level, data)) if self.conn.hears_log(level) else b""
+
+    def end_streams(self):
+        """Bytes that end every open listen stream (server shutdown).
+
+        2026-07-28 cancellation: the server MUST send notifications/cancelled when it
+        tears a stream down, and a cancellation MUST only reference a request still in
+        progress, so it comes first (tagged, as everything on the stream: subscriptions
+        "Receiving Notifications"); subscriptions "Graceful Closure": the server SHOULD
+        answer the listen request with a result, which follows (docs/decisions.md).
+        """
+        msgs = []
+        for rid in self.conn.end_streams():
+            msgs.append(notification("notifications/cancelled", {
+                "requestId": rid, "reason": "server shutting down", "_meta": {META_SUBSCRIPTION: rid}}))
+            meta = {META_SUBSCRIPTION: rid, META_SERVER_INFO: server_info(self, LATEST_STATELESS)}
+            msgs.append(response(rid, {"resultType": "complete", "_meta": meta}))
+        return b"".join(map(encode, msgs))
+
+    # --- one line ---------------------------------------------------------------------
+
+    def _serve(self, item, batch=None):
+        """Serve one line (or one item of ``batch``) through the boundary and queue what it
+        makes, notifications and reply, in the outbox."""
+        req = _Request(batch)
+        reply = self._answer(req, self._handle, item, req)
+        if reply is _Later:
+            return
+        notes = b"".join(map(encode, req.call.notes)) if req.call is not None and req.call.notes else b""
+        if reply is not None or notes:
+            self.outbox.add(req.rid, notes, reply, req.keyed, batch)
+
+    def _answer(self, req, produce, *args):
+        """The encoded reply to what ``produce(*args)`` returns or raises: the one place
+        where every exception becomes a JSON-RPC error. None: no reply; ``_Later``: a
+        deferred answer is held (its callable runs on the executor)."""
+        try:
+            result = produce(*args)
+            if type(result) is Deferred:
+                if self.executor is not None:
+                    _Later(self, req, result)
+                    return _Later
+                result = self._finish(req, result, result.run())
+            if result is None:
+                return None
+            reply = encode(response(req.rid, result))
+            if req.batch is not None:
+                # a 2025-03-26 batch's replies are bounded as a whole: max_render_bytes, and
+                # room for their JSON; past that, a reply is an error
+                limit = self.server.limits.max_render_bytes + BATCH_OVERHEAD
+                if not req.batch.take(len(reply), limit):
+                    raise InvalidParams("Invalid params: this reply would take the batch's replies "
+                                        "past %d bytes (max_render_bytes)" % limit)
+            return reply
+        except ProtocolError as exc:
+            return encode(error(req.rid, exc.to_wire()))
+        except Exception as exc:  # a bug, a failed callable, a reply that does not encode
+            return encode(error(req.rid, self._internal(exc, req).to_wire()))
+
+    def _finish(self, req, deferred, value):
+        result = deferred.finish(value)
+        return stateless_result(self, req.call, result) if req.call.stateless else result
+
+    def _handle(self, item, req):
+        """The result of one line or batch item (None: no reply now); raises for an error
+        reply. Fills ``req`` in as the request is read."""
+        if req.batch is not None:
+            msg = item
+        elif type(item) is TooLong:
+            raise InvalidRequest("Invalid Request: line longer than the %d-byte limit "
+                                 "(max_line_bytes)" % item.limit)
+        else:
+            msg = read_line(item, self.server.limits)
+            if type(msg) is list:
+                return self._batch(msg)
+        if type(msg) is Refused:
+            raise InvalidRequest("Invalid Request: " + msg.reason)
+        if type(msg) is not dict:
+            raise InvalidRequest("Invalid Request: expected a JSON object")
+        method = msg.get("method")
+        if method is None and is_response(msg):
+            return None  # a response to nothing we sent: ignored
+        if "id" not in msg:
+            # JSON-RPC 2.0 section 4.1: a notification is never answered, not even an
+            # error (a malformed one neither).
+            if type(method) is str and msg.get("jsonrpc") == "2.0":
+                self._on_notification(method, msg.get("params"))
+            elif "method" not in msg:
+                raise InvalidRequest("Invalid Request: no method")
+            return None
+        req.rid = check_id(msg)
+        if msg.get("jsonrpc") != "2.0":  # JSON-RPC 2.0 section 4: MUST be exactly "2.0"
+            raise InvalidRequest('Invalid Request: "jsonrpc" must be "2.0"')
+        if type(method) is not str:
+            raise InvalidRequest("Invalid Request: method must be a string"
+                                 if "method" in msg else "Invalid Request: no method")
+        req.method = method
+        req.keyed = method not in NEVER_CANCELLED
+        return self._call(req, method, msg.get("params"))
+
+    def _batch(self, items):
+        """A JSON-RPC batch: each item served through the boundary, the replies
+        assembled into one array by the outbox."""
+        self.conn.check_batch(len(items), self.server.limits.max_batch)
+        batch = Batch()
+        for item in items:
+            self._serve(item, batch)
+        return None
+
+    def _call(self, req, method, params):
+        """Route a well-formed request to its era, state check and handler."""
+        conn = self.conn
+        entry = REGISTRY.get(method)
+        if params is None:
+            params = {}
+        meta = params.get("_meta") if type(params) is dict else None
+        stateless = conn.route(method, meta, entry)  # -32022, -32601
+        if type(params) is not dict:
+            raise InvalidParams("Invalid params: params must be an object")
+        in_batch = req.batch is not None
+        if stateless:
+            call = conn.stateless_call(req.rid, method, meta, in_batch)
+        else:
+            call = conn.handshake_call(req.rid, method, in_batch)
+        req.call = call
+        if type(meta) is dict:
+            token = meta.get("progressToken")
+            if type(token) is str or type(token) is int:
+                call.progress_token = token
+        result = entry.handler(self, call, entry.check(params))
+        if not stateless:
+            conn.succeeded(call)
+        elif result is not None and type(result) is not Deferred:  # (a Deferred's: when it is done)
+            stateless_result(self, call, result)
+        return result
+
+    def _internal(self, exc, req):
+        """The -32603 for an unexpected failure: what failed goes to the log hook with an
+        opaque id; the client gets a fixed message and the id (``data.errorId``)."""
+        tag = "%s-%d" % (self.server.error_tag, next(_error_ids))
+        cause = exc.__cause__ if isinstance(exc, CallbackFailed) and exc.__cause__ else exc
+        try:
+            self.log("error", "internal error %s in %s: %s" % (tag, req.method, exc), cause)
+        except Exception:
+            pass  # a failing log hook must not cost the client its answer
+        if req.call is not None:
+            req.call.log("error", {"error": "internal error", "errorId": tag, "method": req.method})
+        return InternalError("Internal error", {"errorId": tag})
+
+    def _on_notification(self, method, params):
+        # notifications/initialized: accepted (2025-11-25 lifecycle "Initialization"); we
+        # send nothing before it anyway. Unknown notifications: nothing to do, never a reply.
+        if method == "notifications/cancelled" and type(params) is dict:
+            rid = params.get("requestId")
+            # cancellation "Behavior Requirements": the server SHOULD not send a response
+            # for it (dropped from the outbox if still there; unknown or finished: ignored);
+            # it also ends a listen stream
+            if type(rid) is str or type(rid) is int:
+                self.conn.close_stream(rid)
+                self.outbox.cancel(rid)
+
+
+def _dropped(message):
+    """``Call.live`` once a request is answered: what its callable still sends goes nowhere."""
+
+
+class _Later:
+    """One request whose answer comes later: its callable runs on the session's executor,
+    its place is held in the outbox, its notifications (progress) go out as they are
+    made, and its reply takes its place when the callable is done (discarded if the
+    request was cancelled meanwhile). Everything but the callable happens on the
+    session's thread (the executor posts back there)."""
+
+    __slots__ = ("session", "req", "deferred", "entry")
+
+    def __init__(self, session, req, deferred):
+        self.session, self.req, self.deferred = session, req, deferred
+        call = req.call
+        if call.notes:
+            session.outbox.push(b"".join(map(encode, call.notes)))
+            call.notes = None
+        self.entry = session.outbox.add_pending(req.rid, req.keyed, req.batch)
+        post = session.executor.post
+        call.live = lambda message: post(lambda: self.live(message))
+        limit = session.server.limits.max_callable_ms
+        session.executor.submit(deferred.run, self.resolve, limit / 1000.0 if limit else None)
+
+    def live(self, message):
+        session = self.session
+        # a cancelled request sends nothing more, nor does one answered already (``resolve``
+        # ran, its time out, while what it sent still waited to reach the loop)
+        if not (self.req.call.live is _dropped or self.entry.dropped):
+            session.outbox.push(encode(message))
+            self._ready()
+
+    def resolve(self, value, exc):
+        session, call = self.session, self.req.call
+        call.live = None  # (what the answer itself notes goes out before it)
+        if not self.entry.dropped:
+            reply = session._answer(self.req, self._finish, value, exc)
+            session.outbox.fill(self.entry, b"".join(map(encode, call.notes)) if call.notes else b"", reply)
+            self._ready()
+        # Progress MUST stop after completion (progress "Implementation Notes", every
+        # revision): a callable whose time ran out runs on, and what it sends from now on
+        # is dropped (progress() returns False), not kept.
+        call.live, call.notes, call.progress_token = _dropped, None, None
+
+    def _ready(self):
+        if self.session.on_ready is not None:
+            self.session.on_ready()
+
+    def _finish(self, value, exc):
+        if exc is not None:
+            if not isinstance(exc, Exception):  # (a worker's SystemExit ends no loop)
+                raise CallbackFailed("a callable failed") from exc
+            raise exc
+        return self.session._finish(self.req, self.deferred, value)

@@ -1,0 +1,189 @@
+"""Where a served config comes from: a JSON file (and folders of prompt files, read by the
+optional ``files`` part), read safely, and served live: SIGHUP reloads it, ``--watch``
+reloads it when it changes (a stat check from the loop's timer: no threads).
+
+A reload reads and validates everything (``Server.replace_config``) before anything
+changes: an invalid file is logged, with every problem, and the old prompts keep being
+served. A valid one goes through the server's change hooks, so the transport applies it
+from its loop and tells the sessions exactly as for a replace from the Python API (the
+server decides whether the prompts changed). Sources whose bytes are the same as the
+last read are not parsed again: only their digest is kept.
+"""
+
+import os
+import signal
+from time import perf_counter
+
+from . import codec
+from .errors import ConfigError
+from .io.disk import looked_for, read_regular
+from .model.config import load_config
+
+#: the most a config file may hold (checked before it is read); larger is a config error
+MAX_CONFIG_BYTES = 256 << 20
+#: Seconds between stat checks of watched sources, at least. A change is applied once they
+#: have looked the same at two checks in a row (so a file caught half-written is not
+#: reloaded until the writer is done): within two intervals of the last write.
+WATCH_INTERVAL = 0.1
+#: The most of one CPU the checks may take: when the last two both took longer than this
+#: share of the interval (a large folder: every file in it is stat'ed), the next is put
+#: off in proportion to the shorter, never past WATCH_LONGEST seconds.
+WATCH_SHARE, WATCH_LONGEST = 0.01, 5.0
+
+
+def _read(path):
+    """The config file's bytes; a problem says where it was looked for when the path was
+    relative (hosts start servers in a directory of their own choosing, often /) or was
+    meant for a shell to expand."""
+    try:
+        return read_regular(path, MAX_CONFIG_BYTES)
+    except ConfigError as exc:
+        if os.path.isdir(path):
+            raise ConfigError([(path, "cannot read: a folder, not a config file (a folder of "
+                                      "prompt files is served with --prompts)")])
+        note = looked_for(path)
+        if not note:
+            raise
+        raise ConfigError([(p, "%s (%s)" % (m, note) if p == path else m) for p, m in exc.problems])
+
+
+def read_config(path):
+    """The config in the file ``path`` (a dict), as ``--config`` reads it; ConfigError otherwise."""
+    return parse_config(path, _read(path))
+
+
+def parse_config(path, data):
+    """The config in ``data`` (the bytes of the file ``path``): JSON, no key given twice in
+    one object, errors at ``path:line:column`` (worded for the person who wrote the file by
+    the ``files`` part, when this copy has it). A file of ``null`` is no config."""
+    config = codec.load_file(data, path, _explain)
+    if config is None:
+        raise ConfigError([("config", "expected an object, got null")])
+    return config
+
+
+def _explain(text, exc):
+    """``files.diagnose.explain``, or the decoder's own words in a copy without files/."""
+    try:
+        from .files.diagnose import explain
+    except ImportError:
+        return getattr(exc, "pos", len(text[:exc.start].decode("utf-8")) if isinstance(exc, UnicodeDecodeError)
+                       else None), getattr(exc, "msg", "not UTF-8: save the file as UTF-8")
+    return explain(text, exc)
+
+
+def _folders():
+    try:
+        from .files import folders
+    except ImportError:
+        raise ConfigError([("prompt_dirs", "prompt folders are read by the files/ part of tinymcp, "
+                                           "which this copy does not have")])
+    return folders
+
+
+def stat_of(path):
+    """What tells a changed file: device, inode (a rename over it), size, mtime and mode
+    (a file made readable again); None when it cannot be stat'ed."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode)
+
+
+class ConfigFile:
+    """A config file and prompt folders served live. ``load()`` reads them at start-up;
+    ``attach`` hooks them to a loop (SIGHUP, and the watch timer when ``watch``);
+    ``detach`` undoes that. ``path`` may be None (folders only); ``dirs`` are folders
+    besides the config's own ``prompt_dirs`` (``--prompts``)."""
+
+    def __init__(self, path, watch=False, dirs=(), interval=WATCH_INTERVAL):
+        self.path, self.watch, self.dirs, self.interval = path, watch, list(dirs), interval
+        #: how messages name what is served
+        self.name = ", ".join(([path] if path else []) + self.dirs)
+        self.folders = None  # (the folders read, once known: a ``files.folders.Folders``)
+        self.served = None   # the digest of the sources last loaded
+        self.loaded = self._seen = None  # the signature of the sources last read; at the last check
+        self._took = 0.0
+        self.loop = self.server = self._timer = self._on_error = self.log = None
+
+    def signature(self):
+        """What tells a change: the config file's and, when watched, the folders' (a walk
+        of every file: only the watch timer needs it; SIGHUP always reloads)."""
+        folders = self.folders.signature() if self.watch and self.folders else ()
+        return stat_of(self.path) if self.path else None, folders
+
+    def load(self):
+        """Read and validate everything: the ``ServerConfig``, or ConfigError."""
+        seen, config, files = self._read()
+        loaded = self._build(config, files)
+        self.served = seen
+        return loaded
+
+    def _read(self):
+        """``(digest of every byte read, config dict, files read)`` (stat first, so a write
+        during the read is seen as a change)."""
+        own = stat_of(self.path) if self.path else None
+        data = _read(self.path) if self.path else b""
+        config = parse_config(self.path, data) if self.path else {"prompts": []}
+        if self.dirs or (type(config) is dict and "prompt_dirs" in config):
+            base = os.path.dirname(self.path) if self.path else None
+            self.folders = _folders().Folders(config, base, self.dirs)
+        self.loaded = self._seen = (own, self.folders.signature() if self.watch and self.folders else ())
+        files = self.folders.read() if self.folders else None
+        return (len(data), hash(data), hash(files)), config, files
+
+    def _build(self, config, files):
+        return self.folders.build(config, files) if self.folders else load_config(config, owned=True)
+
+    def attach(self, loop, server, on_error=None, log=None):
+        """Reload into ``server`` from ``loop``; ``on_error(message, problems)`` hears of a
+        refused file, ``log`` (default: the server's hook) of everything."""
+        self.loop, self.server, self._on_error = loop, server, on_error
+        self.log = log or server.log or (lambda level, message, exc=None: None)
+        if hasattr(signal, "SIGHUP"):  # (not on Windows: --watch still works there)
+            loop.add_signal_handler(signal.SIGHUP, lambda signum: self.loop and self.reload("SIGHUP"))
+        if self.watch:
+            self._timer = loop.call_later(self.interval, self._check)
+
+    def detach(self):
+        """No more reloads (before the shutdown drain; the loop restores SIGHUP at close)."""
+        self.loop = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _check(self):
+        started = perf_counter()  # (not monotonic: 15.6 ms ticks on Windows before 3.13)
+        sig = self.signature()
+        took = perf_counter() - started
+        if sig != self.loaded and sig == self._seen:
+            self.reload("changed", sig)
+        self._seen = sig
+        cost, self._took = min(took, self._took), took
+        if self.loop is not None:
+            self._timer = self.loop.call_later(min(max(self.interval, cost / WATCH_SHARE), WATCH_LONGEST),
+                                               self._check)
+
+    def reload(self, why, sig=None):
+        """Read, validate and hand over everything; on any problem keep the old prompts.
+        ``sig``: the sources' ``signature()`` the watch timer has just taken."""
+        try:
+            self.loaded = self._seen = self.signature() if sig is None else sig
+            seen, config, files = self._read()
+            if seen == self.served:  # touched, or rewritten as it was: nothing changed
+                self.log("info", "%s (%s) is unchanged: nothing to reload" % (self.name, why))
+                return True
+            self.server.replace_config(self._build(config, files))
+            self.served = seen
+        except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
+            message = "invalid config %s (%s): still serving the previous prompts" % (self.name, why)
+            problems = exc.problems if isinstance(exc, ConfigError) else [
+                ("", "%s: %s" % (type(exc).__name__, exc))]
+            self.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m
+                                                     for p, m in problems]))
+            if self._on_error is not None:
+                self._on_error(message, problems)
+            return False
+        self.log("info", "reloaded %s (%s)" % (self.name, why))
+        return True
