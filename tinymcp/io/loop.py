@@ -25,10 +25,15 @@ class _Selector:
     def __init__(self):
         import selectors
         self.selector = selectors.DefaultSelector()
-        self.unregister, self.close = self.selector.unregister, self.selector.close
+        self.close = self.selector.close
 
     def register(self, fd, mask):
-        self.selector.register(fd, (1 if mask & READ else 0) | (2 if mask & WRITE else 0))
+        if mask:  # (nothing for a hang-up alone: kqueue cannot watch for it without reading)
+            self.selector.register(fd, (1 if mask & READ else 0) | (2 if mask & WRITE else 0))
+
+    def unregister(self, fd):
+        if fd in self.selector.get_map():
+            self.selector.unregister(fd)
 
     def modify(self, fd, mask):
         self.unregister(fd)
@@ -73,35 +78,34 @@ class Loop:
 
     # --- fds -------------------------------------------------------------------------
 
-    def _set(self, fd, reader, writer):
-        mask = (READ if reader else 0) | (WRITE if writer else 0)
-        if fd in self._handlers:
-            if mask:
-                self.selector.modify(fd, mask)
-            else:
+    def _set(self, fd, reader, writer, hangup=False):
+        mask = (READ if reader and not hangup else 0) | (WRITE if writer else 0)
+        if reader is None and writer is None:
+            if self._handlers.pop(fd, None) is not None:
                 self.selector.unregister(fd)
-        elif mask:
-            self.selector.register(fd, mask)
-        if mask:
-            self._handlers[fd] = (reader, writer)
+            return
+        if fd in self._handlers:
+            self.selector.modify(fd, mask)
         else:
-            self._handlers.pop(fd, None)
+            self.selector.register(fd, mask)
+        self._handlers[fd] = (reader, writer)
 
-    def add_reader(self, fd, callback):
-        self._set(fd, callback, self._handlers.get(fd, (None, None))[1])
+    def add_reader(self, fd, callback, hangup=False):
+        """``callback()`` when ``fd`` is readable; with ``hangup``, only when its peer hangs
+        up (``poll()`` says so whatever is asked; elsewhere never)."""
+        self._set(fd, callback, self._handlers.get(fd, _NONE)[1], hangup)
 
     def remove_reader(self, fd):
-        self._set(fd, None, self._handlers.get(fd, (None, None))[1])
+        self._set(fd, None, self._handlers.get(fd, _NONE)[1])
 
     def add_writer(self, fd, callback):
-        self._set(fd, self._handlers.get(fd, (None, None))[0], callback)
+        self._set(fd, self._handlers.get(fd, _NONE)[0], callback)
 
     def remove_writer(self, fd):
-        self._set(fd, self._handlers.get(fd, (None, None))[0], None)
+        self._set(fd, self._handlers.get(fd, _NONE)[0], None)
 
     def forget(self, fd):
-        if fd in self._handlers:
-            self._set(fd, None, None)
+        self._set(fd, None, None)
 
     # --- signals and other threads --------------------------------------------------
 

@@ -12,7 +12,9 @@ partial line (the server's line limit), and costs the loop nothing more, however
 its replies. Output the server pushes on its own (list_changed notifications, the end
 of listen streams: at most ``max_listen_streams`` messages an event) may grow the
 backlog past ``high``, up to ``hard`` bytes; past that the connection is closed with a
-line in the log. A peer's lines are served for ``TURN_SECONDS`` at most (at least one
+line in the log. A paused stdio pump still watches its input for a hang-up, and then
+reads it to the end (what the closed pipe holds, no more), so a peer that closes stdin
+without reading stdout meets the ``eof_drain`` bound rather than a server that waits. A peer's lines are served for ``TURN_SECONDS`` at most (at least one
 line), then the pump holds the rest until the loop's next round, so every other peer
 ready by then is served first.
 """
@@ -25,10 +27,11 @@ from time import monotonic
 from ..protocol.session import no_log
 
 READ_SIZE = 65536
-#: stdio defaults: stop reading input while this much output waits for the peer ...
-HIGH_WATER = 4 * 1024 * 1024
-#: ... and read again once it is down to this much.
-LOW_WATER = 1024 * 1024
+#: stdio defaults: stop serving and reading while this much output waits for the peer
+#: (one reply at least: a pipe holds 64 KiB, so a reader that keeps up never waits) ...
+HIGH_WATER = 256 * 1024
+#: ... and go on once it is down to this much.
+LOW_WATER = 64 * 1024
 #: After SIGTERM/SIGINT or EOF, give pending output this long to drain.
 DRAIN_SECONDS = 2.0
 #: One peer's lines are served for about this long (at least one line) before every other
@@ -180,7 +183,11 @@ class StreamPump:
         if self.eof and not (self.out or session.pending or session.busy):
             self.close()  # (every request read has had its answer)
             return
-        self._want(not (self.eof or self.paused or self._waiting or session.pending), bool(self.out))
+        if not (self.eof or self.paused or self._waiting or session.pending):
+            read = True
+        else:  # paused on a peer that may never read: still learn that it hung up (stdio)
+            read = "hangup" if self.paused and not self.eof and self.eof_drain is not None else False
+        self._want(read, bool(self.out))
 
     def _next_turn(self):
         self._waiting = False
@@ -192,7 +199,7 @@ class StreamPump:
         if read != self._reading:
             self._reading = read
             if read:
-                self.loop.add_reader(self.in_fd, self.on_readable)
+                self.loop.add_reader(self.in_fd, self.on_readable, hangup=read == "hangup")
             else:
                 self.loop.remove_reader(self.in_fd)
         if write != self._writing:
