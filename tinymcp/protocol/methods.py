@@ -110,7 +110,7 @@ def _prompts_list(session, call, cursor):
 
 
 def _prompt(session, name):
-    p = session.server.config.prompts.get(name)
+    p = session.server.config.prompts.by_name.get(name)
     if p is None:
         # 2025-11-25 and 2026-07-28 prompts "Error Handling": invalid prompt name -32602
         raise InvalidParams("Unknown prompt: %s" % clip(name))
@@ -144,7 +144,7 @@ def _prompts_get(session, call, args):
     if call.stateless:
         _retry_fields(params)
     p = _prompt(session, name)
-    limits = session.server.limits
+    limits = session.server.config.limits
     values = prompts.values(p, arguments, limits)
     if "render" in p:
         return Deferred(call, lambda: prompts.call_render(p, values),
@@ -161,9 +161,8 @@ def _get_result(call, p, messages, limits):
         if size > limits.max_render_bytes:
             raise prompts.too_big(size, limits)
     rev = call.revision
-    if not rev.content_as_is:
-        messages = [m if m["content"]["type"] == "text" and len(m["content"]) == 2 else
-                    {"role": m["role"], "content": prompts.content().shape(m["content"], rev)} for m in messages]
+    if not rev.content_as_is and any(m["content"]["type"] != "text" or len(m["content"]) != 2 for m in messages):
+        messages = [{"role": m["role"], "content": prompts.content().shape(m["content"], rev)} for m in messages]
     result = {"messages": messages}
     if "description" in p:
         result["description"] = p["description"]

@@ -84,11 +84,6 @@ class Server:
         self.error_tag = "%04x" % (id(self) & 0xFFFF)
         self.config = self._load(config)
 
-    @property
-    def limits(self):
-        """The limits in force: defaults < the config's ``limits`` < ``Server(limits=...)``."""
-        return self.config.limits
-
     def session(self, **options):
         """A new ``Session`` of this server (see ``Session`` for the options)."""
         return Session(self, **options)
@@ -200,7 +195,7 @@ class Session:
         are ended as at shutdown (``end_streams``): every request read gets its reply.
         """
         self._eof = self._eof or not data
-        self._lines.extend(self._framing.feed(bytes(data), self.server.limits.max_line_bytes))
+        self._lines.extend(self._framing.feed(bytes(data), self.server.config.limits.max_line_bytes))
         return self.resume(budget, turn_over)
 
     @property
@@ -300,7 +295,7 @@ class Session:
             if req.batch is not None:
                 # a 2025-03-26 batch's replies are bounded as a whole: max_render_bytes, and
                 # room for their JSON; past that, a reply is an error
-                limit = self.server.limits.max_render_bytes + BATCH_OVERHEAD
+                limit = self.server.config.limits.max_render_bytes + BATCH_OVERHEAD
                 if not req.batch.take(len(reply), limit):
                     raise InvalidParams("Invalid params: this reply would take the batch's replies "
                                         "past %d bytes (max_render_bytes)" % limit)
@@ -323,7 +318,7 @@ class Session:
             raise InvalidRequest("Invalid Request: line longer than the %d-byte limit "
                                  "(max_line_bytes)" % item.limit)
         else:
-            msg = read_line(item, self.server.limits)
+            msg = read_line(item, self.server.config.limits)
             if type(msg) is list:
                 return self._batch(msg)
         if type(msg) is Refused:
@@ -354,7 +349,7 @@ class Session:
     def _batch(self, items):
         """A JSON-RPC batch: each item served through the boundary, the replies
         assembled into one array by the outbox."""
-        self.conn.check_batch(len(items), self.server.limits.max_batch)
+        self.conn.check_batch(len(items), self.server.config.limits.max_batch)
         batch = Batch()
         for item in items:
             self._serve(item, batch)
@@ -435,7 +430,7 @@ class _Later:
         self.entry = session.outbox.add_pending(req.rid, req.keyed, req.batch)
         post = session.executor.post
         call.live = lambda message: post(lambda: self.live(message))
-        limit = session.server.limits.max_callable_ms
+        limit = session.server.config.limits.max_callable_ms
         session.executor.submit(deferred.run, self.resolve, limit / 1000.0 if limit else None)
 
     def live(self, message):

@@ -332,7 +332,7 @@ class Connection:
         deliver (prompt list changes, when a change source exists)."""
         if rid in self.streams:
             raise InvalidRequest("Invalid Request: a listen stream with this id is already open")
-        limit = self._server.limits.max_listen_streams
+        limit = self._server.config.limits.max_listen_streams
         if len(self.streams) >= limit:
             raise InvalidRequest("Invalid Request: %d listen streams are open on this connection, "
                                  "the limit (limits.max_listen_streams); cancel one first" % limit)
