@@ -39,6 +39,8 @@ from .outbox import BATCH_OVERHEAD, Batch, Outbox
 from .revisions import LATEST_STATELESS
 from .state import META_SERVER_INFO, META_SUBSCRIPTION, NEVER_CANCELLED, Connection, Deferred, log_message
 
+#: what ``_answer`` returns for a request whose answer comes later
+HELD = object()
 #: the opaque ids of internal errors (``next`` on it is atomic: worker threads share it)
 _error_ids = count(1)
 
@@ -272,7 +274,7 @@ class Session:
         makes, notifications and reply, in the outbox."""
         req = _Request(batch)
         reply = self._answer(req, self._handle, item, req)
-        if reply is _Later:
+        if reply is HELD:
             return
         notes = b"".join(map(encode, req.call.notes)) if req.call is not None and req.call.notes else b""
         if reply is not None or notes:
@@ -280,14 +282,15 @@ class Session:
 
     def _answer(self, req, produce, *args):
         """The encoded reply to what ``produce(*args)`` returns or raises: the one place
-        where every exception becomes a JSON-RPC error. None: no reply; ``_Later``: a
-        deferred answer is held (its callable runs on the executor)."""
+        where every exception becomes a JSON-RPC error. None: no reply; ``HELD``: a
+        deferred answer is held (its callable runs on the executor: ``later.Later``)."""
         try:
             result = produce(*args)
             if type(result) is Deferred:
                 if self.executor is not None:
-                    _Later(self, req, result)
-                    return _Later
+                    from .later import Later  # (only Python callables are deferred)
+                    Later(self, req, result)
+                    return HELD
                 result = self._finish(req, result, result.run())
             if result is None:
                 return None
@@ -407,59 +410,3 @@ class Session:
                 self.conn.close_stream(rid)
                 self.outbox.cancel(rid)
 
-
-def _dropped(message):
-    """``Call.live`` once a request is answered: what its callable still sends goes nowhere."""
-
-
-class _Later:
-    """One request whose answer comes later: its callable runs on the session's executor,
-    its place is held in the outbox, its notifications (progress) go out as they are
-    made, and its reply takes its place when the callable is done (discarded if the
-    request was cancelled meanwhile). Everything but the callable happens on the
-    session's thread (the executor posts back there)."""
-
-    __slots__ = ("session", "req", "deferred", "entry")
-
-    def __init__(self, session, req, deferred):
-        self.session, self.req, self.deferred = session, req, deferred
-        call = req.call
-        if call.notes:
-            session.outbox.push(b"".join(map(encode, call.notes)))
-            call.notes = None
-        self.entry = session.outbox.add_pending(req.rid, req.keyed, req.batch)
-        post = session.executor.post
-        call.live = lambda message: post(lambda: self.live(message))
-        limit = session.server.config.limits.max_callable_ms
-        session.executor.submit(deferred.run, self.resolve, limit / 1000.0 if limit else None)
-
-    def live(self, message):
-        session = self.session
-        # a cancelled request sends nothing more, nor does one answered already (``resolve``
-        # ran, its time out, while what it sent still waited to reach the loop)
-        if not (self.req.call.live is _dropped or self.entry.dropped):
-            session.outbox.push(encode(message))
-            self._ready()
-
-    def resolve(self, value, exc):
-        session, call = self.session, self.req.call
-        call.live = None  # (what the answer itself notes goes out before it)
-        if not self.entry.dropped:
-            reply = session._answer(self.req, self._finish, value, exc)
-            session.outbox.fill(self.entry, b"".join(map(encode, call.notes)) if call.notes else b"", reply)
-            self._ready()
-        # Progress MUST stop after completion (progress "Implementation Notes", every
-        # revision): a callable whose time ran out runs on, and what it sends from now on
-        # is dropped (progress() returns False), not kept.
-        call.live, call.notes, call.progress_token = _dropped, None, None
-
-    def _ready(self):
-        if self.session.on_ready is not None:
-            self.session.on_ready()
-
-    def _finish(self, value, exc):
-        if exc is not None:
-            if not isinstance(exc, Exception):  # (a worker's SystemExit ends no loop)
-                raise CallbackFailed("a callable failed") from exc
-            raise exc
-        return self.session._finish(self.req, self.deferred, value)

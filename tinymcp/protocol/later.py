@@ -1,0 +1,64 @@
+"""A request whose answer comes later: a Python ``render`` or ``complete`` callable run
+on the session's executor (a worker thread). Loaded by the first such request: a JSON
+config has none.
+"""
+
+from ..codec import encode
+from ..errors import CallbackFailed
+
+
+def _dropped(message):
+    """``Call.live`` once a request is answered: what its callable still sends goes nowhere."""
+
+
+class Later:
+    """One request whose answer comes later: its callable runs on the session's executor,
+    its place is held in the outbox, its notifications (progress) go out as they are
+    made, and its reply takes its place when the callable is done (discarded if the
+    request was cancelled meanwhile). Everything but the callable happens on the
+    session's thread (the executor posts back there)."""
+
+    __slots__ = ("session", "req", "deferred", "entry")
+
+    def __init__(self, session, req, deferred):
+        self.session, self.req, self.deferred = session, req, deferred
+        call = req.call
+        if call.notes:
+            session.outbox.push(b"".join(map(encode, call.notes)))
+            call.notes = None
+        self.entry = session.outbox.add_pending(req.rid, req.keyed, req.batch)
+        post = session.executor.post
+        call.live = lambda message: post(lambda: self.live(message))
+        limit = session.server.config.limits.max_callable_ms
+        session.executor.submit(deferred.run, self.resolve, limit / 1000.0 if limit else None)
+
+    def live(self, message):
+        session = self.session
+        # a cancelled request sends nothing more, nor does one answered already (``resolve``
+        # ran, its time out, while what it sent still waited to reach the loop)
+        if not (self.req.call.live is _dropped or self.entry.dropped):
+            session.outbox.push(encode(message))
+            self._ready()
+
+    def resolve(self, value, exc):
+        session, call = self.session, self.req.call
+        call.live = None  # (what the answer itself notes goes out before it)
+        if not self.entry.dropped:
+            reply = session._answer(self.req, self._finish, value, exc)
+            session.outbox.fill(self.entry, b"".join(map(encode, call.notes)) if call.notes else b"", reply)
+            self._ready()
+        # Progress MUST stop after completion (progress "Implementation Notes", every
+        # revision): a callable whose time ran out runs on, and what it sends from now on
+        # is dropped (progress() returns False), not kept.
+        call.live, call.notes, call.progress_token = _dropped, None, None
+
+    def _ready(self):
+        if self.session.on_ready is not None:
+            self.session.on_ready()
+
+    def _finish(self, value, exc):
+        if exc is not None:
+            if not isinstance(exc, Exception):  # (a worker's SystemExit ends no loop)
+                raise CallbackFailed("a callable failed") from exc
+            raise exc
+        return self.session._finish(self.req, self.deferred, value)
