@@ -11,47 +11,6 @@ from . import __version__
 from .errors import ConfigError, ListenError, UsageError
 from .model.check import close_match
 
-USAGE = """\
-usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch]
-%(indent)s[--list | --render NAME [--arg NAME=VALUE]...]
-%(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]
-%(indent)s [--socket-mode MODE] [--socket-group GROUP]]
-%(indent)s[--connect PATH] [--check] [--version]
-
-Serve MCP prompts over stdio, or over a Unix socket (newline-delimited JSON-RPC).
-
-options:
-  --config FILE    prompts config (JSON); without it, %(default)s.
-                   With a file, SIGHUP reloads it (an invalid file keeps the old
-                   prompts) and clients are told when the prompts change
-  --prompts DIR    also serve the prompt files under DIR (repeatable; Markdown,
-                   Claude Code, Codex, VS Code and Gemini CLI formats: see README);
-                   with --config, the prompts of all of them are served together
-  --page-size N    prompts per prompts/list page (overrides the config's page_size)
-  --watch          also reload the --config file and the prompt folders whenever
-                   they change
-  --list           print the prompts that would be served, with their arguments,
-                   and exit
-  --render NAME    print prompt NAME rendered (as prompts/get would send it) and exit
-  --arg NAME=VALUE with --render: an argument's value (repeatable)
-  --socket PATH    serve many clients on a Unix socket at PATH instead of stdio
-  --max-clients N  with --socket: connections served at once, more are refused
-                   (default 1024)
-  --allow-uid UIDS with --socket: also accept peers with these uids (comma-separated,
-                   repeatable); by default only the server's own uid and root. The
-                   socket file must let them open it too: see --socket-mode
-  --socket-mode MODE  with --socket: the socket file's mode, octal (default 0600)
-  --socket-group GROUP  with --socket: the socket file's group (a name or a gid)
-  --connect PATH   bridge stdio to a tinymcp --socket service at PATH (for hosts
-                   that only start stdio servers); ends when either side closes
-  --check          validate the config, list every problem, and exit (0 valid, 1 not)
-  --version        print the version and exit
-  -h, --help       show this help and exit
-
-Python callables (render, complete) run on worker threads; render and complete of
-JSON configs never run code.
-"""
-
 #: option -> (key, kind): a flag, or what its value is
 OPTIONS = {
     "-h": ("help", "flag"), "--help": ("help", "flag"), "--version": ("version", "flag"),
@@ -90,14 +49,6 @@ def program():
     if base in ("tinymcp", "tinymcp.exe"):
         return "tinymcp"
     return "python3 -m " + (__package__ or "tinymcp")
-
-
-def usage(default_config=None):
-    """The help text, named as this program was started and saying what it serves
-    without --config."""
-    prog = program()
-    default = "a built-in default prompt set" if default_config is None else "the embedded config"
-    return USAGE % {"prog": prog, "indent": " " * len("usage: %s " % prog), "default": default}
 
 
 def usage_error(message):
@@ -237,7 +188,8 @@ def main(argv=None, default_config=None, default_name="default config"):
         sys.stderr.write(usage_error(exc))
         return 2
     if opts.get("help"):
-        return _printed(lambda: sys.stdout.write(usage(default_config)) and 0)
+        from .preview import usage  # (the help text: not loaded to serve)
+        return _printed(lambda: sys.stdout.write(usage(program(), default_config)) and 0)
     if opts.get("version"):
         return _printed(lambda: sys.stdout.write("tinymcp %s\n" % __version__) and 0)
     return _main(opts, default_config, default_name)

@@ -1,6 +1,7 @@
-"""For prompt authors, without a host: list the prompts a config serves, and render one
-with given arguments, through the same path as a client's ``prompts/list`` and
-``prompts/get`` (a ``Session`` fed JSON-RPC lines), printed as plain text.
+"""What the command line shows people rather than hosts: its help text, and, for prompt
+authors without a host, the prompts a config serves (``--list``) and one rendered with
+given arguments (``--render``), through the same path as a client's ``prompts/list``
+and ``prompts/get`` (a ``Session`` fed JSON-RPC lines), printed as plain text.
 """
 
 import json
@@ -9,6 +10,53 @@ from .model.content import as_text
 from .protocol.revisions import LATEST_HANDSHAKE
 from .protocol.session import Session
 
+USAGE = """\
+usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch]
+%(indent)s[--list | --render NAME [--arg NAME=VALUE]...]
+%(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]
+%(indent)s [--socket-mode MODE] [--socket-group GROUP]]
+%(indent)s[--connect PATH] [--check] [--version]
+
+Serve MCP prompts over stdio, or over a Unix socket (newline-delimited JSON-RPC).
+
+options:
+  --config FILE    prompts config (JSON); without it, %(default)s.
+                   With a file, SIGHUP reloads it (an invalid file keeps the old
+                   prompts) and clients are told when the prompts change
+  --prompts DIR    also serve the prompt files under DIR (repeatable; Markdown,
+                   Claude Code, Codex, VS Code and Gemini CLI formats: see README);
+                   with --config, the prompts of all of them are served together
+  --page-size N    prompts per prompts/list page (overrides the config's page_size)
+  --watch          also reload the --config file and the prompt folders whenever
+                   they change
+  --list           print the prompts that would be served, with their arguments,
+                   and exit
+  --render NAME    print prompt NAME rendered (as prompts/get would send it) and exit
+  --arg NAME=VALUE with --render: an argument's value (repeatable)
+  --socket PATH    serve many clients on a Unix socket at PATH instead of stdio
+  --max-clients N  with --socket: connections served at once, more are refused
+                   (default 1024)
+  --allow-uid UIDS with --socket: also accept peers with these uids (comma-separated,
+                   repeatable); by default only the server's own uid and root. The
+                   socket file must let them open it too: see --socket-mode
+  --socket-mode MODE  with --socket: the socket file's mode, octal (default 0600)
+  --socket-group GROUP  with --socket: the socket file's group (a name or a gid)
+  --connect PATH   bridge stdio to a tinymcp --socket service at PATH (for hosts
+                   that only start stdio servers); ends when either side closes
+  --check          validate the config, list every problem, and exit (0 valid, 1 not)
+  --version        print the version and exit
+  -h, --help       show this help and exit
+
+Python callables (render, complete) run on worker threads; render and complete of
+JSON configs never run code.
+"""
+
+
+def usage(prog, default_config=None):
+    """The help text, named as this program was started and saying what it serves
+    without --config."""
+    default = "a built-in default prompt set" if default_config is None else "the embedded config"
+    return USAGE % {"prog": prog, "indent": " " * len("usage: %s " % prog), "default": default}
 
 
 class _Client:
