@@ -1,22 +1,22 @@
 """What every transport shares: one pump per connection between fds and a Session, and
 the hub that hands prompt changes to every session and drains them all at shutdown.
 
-Backpressure, per pump: what one read brings is handed to the session with a budget,
-the room left below ``high`` in the output backlog; the session serves lines only while
-the replies it made are within that budget (at least one line a call) and holds the rest
+Backpressure, per pump: what one read brings is handed to the session with a budget, the
+room left below ``high`` in the output backlog; the session serves lines only while the
+replies it made are within that budget (at least one line a call) and holds the rest
 back. Above ``high`` the pump neither serves nor reads until the peer has taken the
 backlog down to ``low``, and it never reads while the session still holds lines. So a
 peer that sends without reading holds at most ``high`` + one reply (a reply is bounded
 by the server's limits), one read (``READ_SIZE``) of lines not served yet and one
 partial line (the server's line limit), and costs the loop nothing more, however large
-its replies. Output the server pushes on its own (list_changed notifications, the end
-of listen streams: at most ``max_listen_streams`` messages an event) may grow the
-backlog past ``high``, up to ``hard`` bytes; past that the connection is closed with a
-line in the log. A paused stdio pump still watches its input for a hang-up, and then
-reads it to the end (what the closed pipe holds, no more), so a peer that closes stdin
-without reading stdout meets the ``eof_drain`` bound rather than a server that waits. A peer's lines are served for ``TURN_SECONDS`` at most (at least one
-line), then the pump holds the rest until the loop's next round, so every other peer
-ready by then is served first.
+its replies. Output the server pushes on its own (list_changed notifications, the end of
+listen streams: at most ``max_listen_streams`` messages an event) may grow the backlog
+past ``high``, up to ``hard`` bytes; past that the connection is closed with a line in
+the log. A paused stdio pump still watches its input for a hang-up, and then reads it to
+the end (what the closed pipe holds, no more), so a peer that closes stdin without
+reading stdout meets the ``eof_drain`` bound rather than a server that waits. A peer's
+lines are served for ``TURN_SECONDS`` at most (at least one line), then the pump holds
+the rest until the loop's next round, so every other peer ready by then is served first.
 """
 
 import errno

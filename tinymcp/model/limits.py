@@ -3,9 +3,9 @@
 Each is configurable (config ``limits`` object, or ``Server(..., limits={...})``) and
 documented in docs/security.md. This is their one home: whoever enforces a limit reads
 it from the ``Limits`` in force (``Server.config.limits``: defaults < the config's
-``limits`` < ``Server(limits=...)``) at that moment, and the message quotes the value
-it enforced. Past a limit the client gets -32600 (the message as a
-whole) or -32602 (its params) naming the limit, and the next line is served.
+``limits`` < ``Server(limits=...)``) at that moment, and the message quotes the value it
+enforced. Past a limit the client gets -32600 (the message as a whole) or -32602 (its
+params) naming the limit, and the next line is served.
 """
 
 __all__ = ["Limits"]
