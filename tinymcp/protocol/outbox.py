@@ -80,9 +80,6 @@ class Outbox:
         #: entries still waiting for their answer
         self.pending = 0
 
-    def __len__(self):
-        return len(self._entries)
-
     def add(self, rid, notes, reply, cancellable=False, batch=None):
         """Queue a request's notifications (bytes) and reply (bytes or None); keyed by
         ``rid`` when ``cancellable``. A later request reusing an id takes the key."""
@@ -120,23 +117,10 @@ class Outbox:
         self.size += _size(notes, reply, batch)
         return True
 
-    def dropped(self, entry):
-        """Whether ``entry`` was cancelled (its request's live notifications go too)."""
-        return entry.dropped
-
     def push(self, data):
         """Queue bytes the server sends on its own (never cancelled)."""
         if data:
             self.add(None, data, None)
-
-    @property
-    def cancellable(self):
-        """Whether anything waiting here may still be cancelled."""
-        return bool(self._by_id)
-
-    def holds(self, rid):
-        """Whether a reply or notifications for ``rid`` wait here and may be cancelled."""
-        return rid in self._by_id
 
     def cancel(self, rid):
         """Drop what ``rid``'s request queued; False when nothing of it waits here."""
