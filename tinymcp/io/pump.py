@@ -41,6 +41,18 @@ TURN_SECONDS = 0.02
 QUIET_ERRORS = frozenset((errno.EPIPE, errno.ECONNRESET, errno.EBADF, errno.ENOTCONN))
 
 
+def read_some(fd):
+    """Up to ``READ_SIZE`` bytes of the non-blocking ``fd``; None when none are ready now;
+    ``b""`` at the end: EOF, or an error such as ECONNRESET (the peer is gone: what was
+    read is still served)."""
+    try:
+        return os.read(fd, READ_SIZE)
+    except (BlockingIOError, InterruptedError):
+        return None
+    except OSError:
+        return b""
+
+
 class StreamPump:
     """Moves bytes between a readable fd, a writable fd (the same one for a socket) and a
     Session on a Loop, with the backpressure described in the module docstring.
@@ -68,12 +80,9 @@ class StreamPump:
         self._progress()
 
     def on_readable(self):
-        try:
-            data = os.read(self.in_fd, READ_SIZE)
-        except (BlockingIOError, InterruptedError):
+        data = read_some(self.in_fd)
+        if data is None:
             return
-        except OSError:
-            data = b""  # e.g. ECONNRESET: the peer is gone, serve what was read
         if not data:
             self.eof = True
             if self.eof_drain is not None:

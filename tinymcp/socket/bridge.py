@@ -13,7 +13,7 @@ import select
 import socket
 
 from ..io.log import stderr_log
-from ..io.pump import READ_SIZE
+from ..io.pump import READ_SIZE, read_some
 from ..io.stdio import nonblocking_if_pipe, restore_blocking
 
 #: bytes held for the slower side, each way, before the faster one is read no more
@@ -80,12 +80,9 @@ class _Relay:
                 self.sock.shutdown(socket.SHUT_WR)  # the host's end, passed on
 
     def _from_host(self):
-        try:
-            data = os.read(self.in_fd, READ_SIZE)
-        except (BlockingIOError, InterruptedError):
+        data = read_some(self.in_fd)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if data:
             self.to_server += data
         else:
