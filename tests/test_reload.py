@@ -118,6 +118,26 @@ def test_an_invalid_rewrite_keeps_the_old_prompts_and_is_logged_to_stderr_and_se
 
 
 @pytest.mark.needs("socket")
+def test_a_reload_with_many_problems_tells_sessions_a_few_and_stderr_all(world):
+    # 20,000 unknown keys: listed whole, ~2 MB per listening session (past the 1 MiB output
+    # bound, which closed them); now the first few and a count, each bounded
+    cfg, path, proc = _socket_server(world)
+    legacy, stream, _ = _sessions(world, path)
+    assert legacy.call(req(2, "logging/setLevel", {"level": "error"}))["result"] == {}
+    keys = ["unknown_%05d_%s" % (i, "k" * 300) for i in range(20000)]
+    write_config(cfg, json.dumps(dict({"prompts": []}, **dict.fromkeys(keys, 1))))
+    proc.kill(signal.SIGHUP)
+    message = legacy.frame()
+    data = message["params"]["data"]
+    assert len(json.dumps(message)) < 16384
+    assert data["more"] == len(keys) - len(data["problems"]) > 0
+    assert keys[0].startswith(data["problems"][0]["path"].rstrip("."))
+    assert legacy.call(req(3, "ping"))["result"] == {}  # still connected
+    assert names(stream.call(modern(8, "prompts/list"))) == ["alpha", "beta"]
+    proc.wait_stderr(keys[-1])  # every problem on stderr
+
+
+@pytest.mark.needs("socket")
 def test_an_invalid_watched_rewrite_keeps_the_old_prompts(world):
     cfg, path, proc = _socket_server(world, "--watch")
     legacy = world.client(path)

@@ -7,10 +7,13 @@ import sys
 from time import monotonic
 
 #: log lines waiting for a full stderr are kept up to this many bytes; past it they are
-#: dropped and counted (the count is logged once stderr takes lines again)
+#: dropped and counted (the count is logged once stderr takes lines again). One line is
+#: always taken when none waits, however long (a refused reload lists every problem).
 LOG_BUFFER_BYTES = 64 * 1024
 #: tracebacks logged per TRACEBACK_PERIOD seconds; past that, a failure's line comes alone
 TRACEBACK_BURST, TRACEBACK_PERIOD = 20, 10.0
+#: seconds between a serving loop's tries at writing what stderr did not take at once
+RETRY_SECONDS = 0.05
 
 
 class Throttle:
@@ -40,7 +43,7 @@ class Throttle:
 class _Stderr:
     """Writes log lines to stderr only while its fd polls writable, 4 KiB at a time (a
     pipe then takes it whole); the rest waits in a bounded buffer, flushed with the next
-    line."""
+    line, or by the serving loop's timer (``drain_on``) every RETRY_SECONDS meanwhile."""
 
     def __init__(self):
         import threading  # (made with the first line logged)
@@ -48,6 +51,7 @@ class _Stderr:
         self.pending = bytearray()
         self.dropped = 0
         self.tracebacks = Throttle(TRACEBACK_BURST, TRACEBACK_PERIOD)
+        self.retrying = False
 
     def write(self, text):
         err = sys.__stderr__ or sys.stderr
@@ -64,27 +68,40 @@ class _Stderr:
             return
         with self.lock:
             data = text.encode("utf-8", "replace")
-            if len(self.pending) + len(data) > LOG_BUFFER_BYTES:
+            if self.pending and len(self.pending) + len(data) > LOG_BUFFER_BYTES:
                 self.dropped += 1
             else:
                 self.pending += data
-            poller = select.poll()
-            poller.register(fd, select.POLLOUT)
-            while self.pending and poller.poll(0):
-                try:
-                    del self.pending[:os.write(fd, self.pending[:4096])]
-                except BlockingIOError:
-                    return
-                except OSError:  # (stderr closed: nothing more can be said)
-                    self.pending = bytearray()
-                    return
-                if not self.pending and self.dropped:
-                    self.pending += b"tinymcp: warning: %d log line%s dropped while stderr was full\n" % (
-                        self.dropped, b"" if self.dropped == 1 else b"s")
-                    self.dropped = 0
+            self._flush(fd)
+
+    def _flush(self, fd):
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        while self.pending and poller.poll(0):
+            try:
+                del self.pending[:os.write(fd, self.pending[:4096])]
+            except BlockingIOError:
+                break
+            except OSError:  # (stderr closed: nothing more can be said)
+                self.pending = bytearray()
+                return
+            if not self.pending and self.dropped:
+                self.pending += b"tinymcp: warning: %d log line%s dropped while stderr was full\n" % (
+                    self.dropped, b"" if self.dropped == 1 else b"s")
+                self.dropped = 0
+        loop = _DRAIN[0]
+        if self.pending and loop is not None and not self.retrying:
+            self.retrying = loop.call_soon_threadsafe(
+                lambda: loop.call_later(RETRY_SECONDS, lambda: self._retry(fd)))
+
+    def _retry(self, fd):
+        with self.lock:
+            self.retrying = False
+            self._flush(fd)
 
 
 _STDERR = []
+_DRAIN = [None]  # the loop that retries (``drain_on``)
 
 
 def stderr_log(level, message, exc=None):
@@ -100,3 +117,10 @@ def stderr_log(level, message, exc=None):
         _STDERR[0].write(text)
     except (OSError, ValueError):
         pass
+
+
+def drain_on(loop, stop=False):
+    """Have ``loop`` (a serving ``Loop``) finish writing what stderr did not take at once,
+    without waiting for the next line; ``stop``: no longer (when it still was that loop)."""
+    if not stop or _DRAIN[0] is loop:
+        _DRAIN[0] = None if stop else loop

@@ -25,6 +25,7 @@ import signal
 from time import monotonic
 
 from ..protocol.session import no_log
+from .log import drain_on
 
 READ_SIZE = 65536
 #: stdio defaults: stop serving and reading while this much output waits for the peer
@@ -38,6 +39,9 @@ DRAIN_SECONDS = 2.0
 #: peer ready gets its turn (the loop's next round).
 TURN_SECONDS = 0.02
 #: write errors that mean the peer went away: the connection ends without a log line
+#: a refused reload tells sessions of its first REPORTED problems (each cut to REPORTED_CHARS
+#: characters) and how many more there are; stderr has them all
+REPORTED, REPORTED_CHARS = 10, 200
 QUIET_ERRORS = frozenset((errno.EPIPE, errno.ECONNRESET, errno.EBADF, errno.ENOTCONN))
 
 
@@ -234,6 +238,7 @@ class Hub:
         self._seen = server.config  # the config this hub's sessions were last told of
         server.change_hooks.append(self._on_replace)
         server.stop_hooks.append(self._stop)
+        drain_on(loop)
 
     def _stop(self):
         self.loop.call_soon_threadsafe(self.loop.stop)  # (Server.stop, any thread)
@@ -270,8 +275,13 @@ class Hub:
     def report_config_error(self, message, problems):
         """A reload was refused and the old prompts stay (the caller logged it on stderr):
         tell every handshake-era session whose log level admits errors, with
-        ``notifications/message`` (logging "Log Message Notifications")."""
-        data = {"message": message, "problems": [{"path": path, "message": msg} for path, msg in problems]}
+        ``notifications/message`` (logging "Log Message Notifications"): the first few
+        problems and a count, so a file of many mistakes never floods a client."""
+        cut = lambda text: text if len(text) <= REPORTED_CHARS else text[:REPORTED_CHARS] + "..."
+        data = {"message": message, "problems": [{"path": cut(path), "message": cut(msg)}
+                                                 for path, msg in problems[:REPORTED]]}
+        if len(problems) > REPORTED:
+            data["more"] = len(problems) - REPORTED
         for pump in list(self.pumps):
             pump.send(pump.session.log_event("error", data))
 
@@ -311,6 +321,7 @@ class Hub:
 
     def close(self):
         """Stop receiving config changes and stop requests (call before the loop closes)."""
+        drain_on(self.loop, stop=True)
         for hooks, hook in ((self.server.change_hooks, self._on_replace), (self.server.stop_hooks, self._stop)):
             if hook in hooks:
                 hooks.remove(hook)
