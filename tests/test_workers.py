@@ -159,7 +159,7 @@ class Holding:
     def __init__(self):
         self.held = []
 
-    def submit(self, work, resolve, timeout=None):
+    def submit(self, work, resolve, timeout=None, owner=None):
         self.held.append((work, resolve))
 
     def post(self, fn):
@@ -382,3 +382,130 @@ def test_a_pending_reply_whose_id_a_later_request_reused_can_still_be_cancelled(
     [(work, resolve)] = executor.held
     resolve(work(), None)
     assert session.data_to_send() == b""
+
+
+# --- fairness and bounds of the worker threads themselves -------------------------------------
+
+class FakeLoop:
+    """What ``Workers`` needs of a loop: ``post`` (what threads post waits until the test
+    runs it) and ``call_later`` (timers the test fires)."""
+
+    def __init__(self):
+        import queue
+        self.posted = queue.Queue()
+        self.timers = []
+
+    def post(self, fn):
+        self.posted.put(fn)
+
+    def call_later(self, delay, fn):
+        timer = threading.Timer(delay, fn)  # (never started: ``fire`` runs it)
+        self.timers.append(timer)
+        return timer
+
+    def fire(self):
+        """Every timer not cancelled yet: their time runs out now."""
+        timers, self.timers = self.timers, []
+        for timer in timers:
+            if not timer.finished.is_set():
+                timer.function()
+
+    def run_posted(self, until):
+        while not until():
+            self.posted.get(timeout=GUARD)()
+
+
+def workers():
+    from tinymcp.io.workers import Workers
+    loop = FakeLoop()
+    return Workers(loop.post, loop.call_later, lambda *a: None), loop
+
+
+def test_one_clients_hung_callables_leave_a_thread_for_another_clients():
+    pool, loop = workers()
+    release, got = threading.Event(), []
+    try:
+        for _ in range(10):  # more than there are threads, all hanging
+            pool.submit(lambda: release.wait(GUARD), lambda value, exc: None, None, "a")
+        pool.submit(lambda: "b's", lambda value, exc: got.append(value), None, "b")
+        loop.run_posted(lambda: got)
+        assert got == ["b's"]
+    finally:
+        release.set()
+        pool.close()
+
+
+def test_waiting_callables_are_taken_in_turn_between_clients():
+    pool, loop = workers()
+    release, order = threading.Event(), []
+    try:
+        for _ in range(pool.size):  # every thread held, so what follows waits
+            pool.submit(lambda: release.wait(GUARD), lambda value, exc: None, None, "hold")
+        for owner in "aaab":
+            pool.submit(lambda owner=owner: order.append(owner), lambda value, exc: None, None, owner)
+        release.set()
+        loop.run_posted(lambda: len(order) == 4)
+        assert order.index("b") < 2  # b's one call did not wait for all of a's
+    finally:
+        pool.close()
+
+
+def test_abandoned_threads_are_bounded_and_callables_recover_when_they_end():
+    from tinymcp.io.workers import ABANDONED_MOST
+    pool, loop = workers()
+    release, started, hung, answers = threading.Event(), threading.Semaphore(0), [], []
+
+    def hang():
+        hung.append(threading.current_thread())
+        started.release()
+        release.wait(GUARD)
+
+    try:
+        for turn in range(ABANDONED_MOST):  # each turn: one call of a new client starts, then overruns
+            pool.submit(hang, lambda value, exc: answers.append(exc), 1.0, turn)
+            assert started.acquire(timeout=GUARD)
+            loop.fire()
+        assert len(hung) == ABANDONED_MOST
+        workers_alive = [t for t in threading.enumerate() if t.name == "tinymcp-worker"]
+        assert len(workers_alive) <= pool.size + ABANDONED_MOST
+        # past the bound: refused at once, saying why
+        pool.submit(lambda: "x", lambda value, exc: answers.append(exc), 1.0, "late")
+        loop.run_posted(lambda: len(answers) == ABANDONED_MOST + 1)
+        assert "max_callable_ms" in str(answers[-1]) and "try again" in str(answers[-1])
+        release.set()
+        for thread in hung:
+            thread.join(GUARD)
+        got = []
+        pool.submit(lambda: "x", lambda value, exc: got.append(value), 1.0, "later")
+        loop.run_posted(lambda: got)
+        assert got == ["x"]
+    finally:
+        release.set()
+        pool.close()
+
+
+def test_a_cancel_drops_a_callable_still_waiting_for_a_thread():
+    started, release, ran = threading.Event(), threading.Event(), []
+
+    def hold(arguments):
+        started.set()
+        assert release.wait(GUARD)
+        return "held"
+
+    def counted(arguments):
+        ran.append(1)
+        return "ran"
+
+    live = Live({"prompts": [{"name": "hold", "render": hold}, {"name": "counted", "render": counted}]})
+    live.send(INIT)
+    live.frame()
+    live.send(*[req(i, "prompts/get", {"name": "hold"}) for i in range(1, 6)])
+    assert started.wait(GUARD)
+    live.send(req(6, "prompts/get", {"name": "counted"}),
+              {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 6}})
+    live.send(req(7, "ping"))
+    assert live.frame()["id"] == 7
+    release.set()
+    assert sorted(live.frame()["id"] for _ in range(5)) == [1, 2, 3, 4, 5]
+    assert live.finish() == ([], [0])
+    assert ran == []  # cancelled before a thread took it: never run

@@ -100,11 +100,11 @@ class _Executor:
         self.loop, self.log, self.workers = loop, log, None
         self.post = loop.call_soon_threadsafe
 
-    def submit(self, work, done, timeout=None):
+    def submit(self, work, done, timeout=None, owner=None):
         if self.workers is None:
             from .workers import Workers
             self.workers = Workers(self.post, self.loop.call_later, self.log)
-        self.workers.submit(work, done, timeout)
+        self.workers.submit(work, done, timeout, owner)
 
     def close(self):
         if self.workers is not None:

@@ -10,15 +10,29 @@ and replaced, and whatever it returns later is dropped.
 """
 
 
-#: threads per server (the socket's clients share them)
+from ..errors import InternalError
+
+#: threads per server taking callables (the socket's clients share them)
 THREADS = 4
+#: threads abandoned past ``max_callable_ms`` that may still be running, in all; past it a
+#: callable is refused at once (-32603 saying why) until some end (security.md)
+ABANDONED_MOST = 16
+_BUSY = ("Internal error: callables still running past max_callable_ms hold every thread "
+         "this request may use (%d abandoned in all); try again when they end")
+
+
+def _count(counts, key, step):
+    """Add ``step`` to ``counts[key]``; a count of 0 is no key (owners come and go)."""
+    n = counts.pop(key, 0) + step
+    if n:
+        counts[key] = n
 
 
 class _Job:
-    __slots__ = ("work", "done", "timer", "over", "started", "abandoned")
+    __slots__ = ("work", "done", "owner", "timer", "over", "started", "abandoned")
 
-    def __init__(self, work, done):
-        self.work, self.done = work, done
+    def __init__(self, work, done, owner):
+        self.work, self.done, self.owner = work, done, owner
         self.timer = None
         self.over = False       # answered (done, or its time ran out)
         self.started = False    # a thread runs it
@@ -26,64 +40,100 @@ class _Job:
 
 
 class Workers:
-    """The session's ``executor``: ``submit(work, done, timeout)`` and ``post(fn)``."""
+    """The session's ``executor``: ``submit(work, done, timeout, owner)`` and ``post(fn)``.
+
+    Fair between owners (the sessions): waiting jobs are taken round robin, one owner's
+    at a time, and one owner's jobs hold at most ``size - 1`` threads (abandoned ones
+    included, until they end), so another owner's callable always finds a thread."""
 
     def __init__(self, post, call_later, log, size=THREADS):
         self.post = post
         self._call_later = call_later
         self.log = log
         self.size = size
-        self._jobs = None  # (a queue.SimpleQueue, made with the first job: most configs have no callables)
-        self._lock = None
-        self._threads = 0  # threads taking jobs (an abandoned one no longer counts)
-        self._idle = 0
+        self.each = max(1, size - 1)  # threads one owner's jobs may hold
+        self._cond = None  # (a threading.Condition, made with the first job: most configs have no callables)
+        self._waiting = {}  # owner -> deque of its waiting jobs; in turn order (round robin)
+        self._held = {}     # owner -> threads its jobs hold (running or abandoned)
+        self._hung = {}     # owner -> threads of its jobs abandoned (still running)
+        self._threads = self._idle = self._queued = self._abandoned = 0
+        self._closed = False
 
-    def submit(self, work, done, timeout=None):
+    def submit(self, work, done, timeout=None, owner=None):
         """Run ``work()`` on a worker; ``done(value, exc)`` is then called on the loop."""
-        job = _Job(work, done)
-        if self._jobs is None:  # (submit runs on the loop's thread: no race)
-            import queue
+        if self._cond is None:  # (submit runs on the loop's thread: no race)
             import threading
-            self._jobs, self._lock = queue.SimpleQueue(), threading.Lock()
+            self._cond = threading.Condition()
+        job = _Job(work, done, owner)
+        with self._cond:
+            # (an owner whose every thread is abandoned would only wait out its time)
+            busy = self._abandoned >= ABANDONED_MOST or self._hung.get(owner, 0) >= self.each
+            if not busy:
+                if owner not in self._waiting:
+                    from collections import deque
+                    self._waiting[owner] = deque()
+                self._waiting[owner].append(job)
+                self._queued += 1
+                start = self._threads < self.size and self._queued > self._idle
+                self._threads += start
+                self._cond.notify()
+        if busy:
+            self.post(lambda: done(None, InternalError(_BUSY % self._abandoned)))
+            return
         if timeout:
             job.timer = self._call_later(timeout, lambda: self._expire(job, timeout))
-        self._jobs.put(job)
-        self._grow()
-
-    def _grow(self):
-        """Start a thread when jobs wait that no idle thread will take, up to ``size``."""
-        with self._lock:
-            start = self._threads < self.size and self._jobs.qsize() > self._idle
-            if start:
-                self._threads += 1
         if start:
-            import threading
-            threading.Thread(target=self._serve, name="tinymcp-worker", daemon=True).start()
+            self._start()
+
+    def _start(self):
+        import threading
+        threading.Thread(target=self._serve, name="tinymcp-worker", daemon=True).start()
 
     def close(self):
         """Let the threads end once idle (they are daemons: they never hold the exit)."""
-        for _ in range(self._threads):
-            self._jobs.put(None)
+        if self._cond is not None:
+            with self._cond:
+                self._closed = True
+                self._cond.notify_all()
+
+    def _take(self):
+        """The next job (lock held): the first of the first owner in turn that may hold
+        one more thread; that owner's turn then goes to the back. None when none may."""
+        for owner, jobs in self._waiting.items():
+            if self._held.get(owner, 0) < self.each:
+                job = jobs.popleft()
+                del self._waiting[owner]
+                if jobs:
+                    self._waiting[owner] = jobs
+                self._queued -= 1
+                _count(self._held, owner, 1)
+                job.started = True
+                return job
+        return None
 
     def _serve(self):
         while True:
-            with self._lock:
-                self._idle += 1
-            job = self._jobs.get()
-            with self._lock:
-                self._idle -= 1
-                if job is None:
-                    return
-                if job.over:
-                    continue  # its time ran out before it started: never run
-                job.started = True
+            with self._cond:
+                job = self._take()
+                while job is None:
+                    if self._closed:
+                        self._threads -= 1
+                        return
+                    self._idle += 1
+                    self._cond.wait()
+                    self._idle -= 1
+                    job = self._take()
             try:
                 value, exc = job.work(), None
             except BaseException as error:  # (SystemExit too: one request's failure)
                 value, exc = None, error
             self.post(lambda job=job, value=value, exc=exc: self._finish(job, value, exc))
-            with self._lock:
+            with self._cond:
+                _count(self._held, job.owner, -1)
+                self._cond.notify()  # (an owner at its share may take a thread again)
                 if job.abandoned:  # its time ran out: a replacement took this thread's place
+                    self._abandoned -= 1
+                    _count(self._hung, job.owner, -1)
                     return
 
     def _finish(self, job, value, exc):
@@ -95,15 +145,26 @@ class Workers:
         job.done(value, exc)
 
     def _expire(self, job, timeout):
-        with self._lock:
+        with self._cond:
             if job.over:
                 return
             job.over = True
-            if job.started:
+            if job.started:  # that thread is abandoned: a new one may take its place
                 job.abandoned = True
-                self._threads -= 1  # that thread is abandoned; a new one may start
-        self.log("warning", "a callable ran over %g s (max_callable_ms): answered -32603, "
-                 "its thread abandoned" % timeout)
+                self._abandoned += 1
+                _count(self._hung, job.owner, 1)
+                start = self._queued > self._idle and not self._closed
+                self._threads += start - 1
+            else:  # still waiting: it never runs
+                jobs = self._waiting[job.owner]
+                jobs.remove(job)
+                self._queued -= 1
+                if not jobs:
+                    del self._waiting[job.owner]
+                start = False
+        self.log("warning", "a callable ran over %g s (max_callable_ms): answered -32603%s" % (
+            timeout, ", its thread abandoned" if job.started else " before it started"))
         job.done(None, TimeoutError("the callable ran over the limit of %d ms (max_callable_ms)"
                                     % round(timeout * 1000)))
-        self._grow()
+        if start:
+            self._start()

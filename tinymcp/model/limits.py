@@ -32,8 +32,9 @@ class Limits:
         # batch's replies together (plus 64 KiB)
         "max_render_bytes": (8 * 1024 * 1024, 1, None),
         # milliseconds a render or complete callable may run on a worker thread (0: no limit;
-        # at most a day: the loop's timer must be able to wait that long)
-        "max_callable_ms": (0, 0, 24 * 60 * 60 * 1000),
+        # at most a day: the loop's timer must be able to wait that long); by default a
+        # minute, how long the SDK clients wait for a reply (a hung one frees its place)
+        "max_callable_ms": (60000, 0, 24 * 60 * 60 * 1000),
         # subscriptions/listen streams open at once on one connection
         "max_listen_streams": (16, 1, None),
         # values and object keys in one message (what decoding it costs grows with them)

@@ -30,7 +30,9 @@ class Later:
         post = session.executor.post
         call.live = lambda message: post(lambda: self.live(message))
         limit = session.server.config.limits.max_callable_ms
-        session.executor.submit(deferred.run, self.resolve, limit / 1000.0 if limit else None)
+        # (a request cancelled while its call waits for a thread is never run)
+        session.executor.submit(lambda: None if self.entry.dropped else deferred.run(), self.resolve,
+                                limit / 1000.0 if limit else None, session)
 
     def live(self, message):
         session = self.session

@@ -150,7 +150,7 @@ class Session:
     ``log``: where diagnostics go (default: the server's hook, else nowhere);
     ``list_changed=False``: this connection can never be told of changes (a transport
     that cannot deliver them), so it is never promised ``listChanged``. ``executor``:
-    runs callables off this thread (``submit(work, done, timeout)``, ``done(value, exc)``
+    runs callables off this thread (``submit(work, done, timeout, owner)``, ``done(value, exc)``
     and ``post(fn)`` called back on this thread); None: they run in line.
     """
 
