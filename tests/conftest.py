@@ -15,6 +15,7 @@ against the 2026-07-28 schema; ``modern_wire``). The process driver (``Proc``, `
 the socket client are in transport_helpers.py.
 """
 
+import contextlib
 import importlib
 import json
 import os
@@ -403,3 +404,20 @@ def pytest_report_header(config):
     if not missing_revisions():
         return "MCP spec schemas: %s" % SPEC_DIR
     return "%s; the schema tests will be skipped" % skip_reason()
+
+
+@contextlib.contextmanager
+def bounded(seconds):
+    """Fail the test (not hang it) when its block runs past ``seconds``: a failure guard
+    for reading hostile input, far above what a linear reader takes (no time is asserted)."""
+    import signal
+
+    def expired(signum, frame):
+        raise AssertionError("still reading after %g s: super-linear" % seconds)
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

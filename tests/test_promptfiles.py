@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("tinymcp.files", reason="a copy without files/")
 
-from conftest import PACKAGE
+from conftest import PACKAGE, bounded
 import importlib
 
 promptfiles = importlib.import_module(PACKAGE + ".files.formats")
@@ -263,6 +263,27 @@ def test_claude_code_named_arguments(names):
     result = parsed("n.md", text)
     assert result.prompt["arguments"] == [{"name": "issue"}, {"name": "branch"}]
     assert rendered("n.md", text, issue="7") == [("user", "Fix 7 on  ($issuer stays)")]
+
+
+def test_a_named_argument_with_a_hyphen_is_the_longest_name_that_fits():
+    text = "---\narguments: [pr, pr-number]\n---\n$pr-number, $pr-title, $pr\n"
+    assert rendered("h.md", text, pr="A", **{"pr-number": "7"}) == [("user", "7, A-title, A")]
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no interval timers here")
+@pytest.mark.parametrize("text", [
+    "---\nargument-hint: %s\n---\n$ARGUMENTS\n" % " ".join("[a%d]" % i for i in range(100000)),
+    "---\narguments: %s\n---\n%s\n" % (" ".join("a%d" % i for i in range(40000)),
+                                        " ".join("$a%d" % i for i in range(40000))),
+    "---\narguments: %s\n---\n%s\n" % (" ".join("a-%d" % i for i in range(40000)),
+                                        " ".join("$a-%d-x" % i for i in range(40000))),
+], ids=["hint names", "named", "hyphenated"])
+def test_many_argument_names_are_read_in_linear_time(text):
+    # each name was compared with every name before it (the hint), or each '$' with every
+    # name (arguments:): 40,000 took 7 s and more
+    with bounded(10):
+        result = parsed("many.md", text)
+    assert result.prompt["arguments"] and not result.problems
 
 
 @pytest.mark.parametrize("text, names, rendered_text", [

@@ -17,6 +17,7 @@ import pytest
 
 pytest.importorskip("tinymcp.files", reason="a copy without files/")
 
+from conftest import bounded
 from tinymcp.files import yamlish
 from tinymcp.files.yamlish import YamlError, load
 
@@ -621,3 +622,20 @@ def test_the_cost_measure_sees_a_quadratic_reader():
         text = "a: [" + "1, " * n + "1]"
         return sum(cost(text[:i] + "]") for i in range(4, len(text), max(1, len(text) // n)))
     assert quadratic(40) > 10 * quadratic(10)
+
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no interval timers here")
+@pytest.mark.parametrize("make", [
+    lambda n: 'a: "' + "\\t" * n + '"',
+    lambda n: 'a: "' + "\\x41" * n + '"',
+    lambda n: 'a: "' + "\\u00e9" * n + '"',
+    lambda n: '"' + "\\t" * n + '": 1',
+], ids=["tabs", "hex", "unicode", "key"])
+def test_escapes_are_read_in_linear_time(make):
+    # each escape once looked for the closing quote again, over the rest of the value (in C,
+    # so the line count above cannot see it): 1 MiB of them took 5 to 12 s, 4 MiB ~3 minutes
+    text = make(1 << 20)
+    with bounded(20):
+        value, _ = load(text)
+    assert len(value) == 1

@@ -21,7 +21,8 @@ Formats, by file name and then front matter (README, "Prompt files", says the sa
   ``$10`` is ``$1`` then ``0``) are optional positional arguments, counted from ``$0``
   when the file uses ``$0`` or ``$ARGUMENTS[N]`` (Claude Code's numbering) and from ``$1``
   otherwise, named from ``argument-hint`` where it names them; ``$name`` of Claude Code's
-  ``arguments:`` list is the optional argument ``name``; without those, Codex's
+  ``arguments:`` list (letters, digits, ``_`` and ``-``: the longest name that fits) is
+  the optional argument ``name``; without those, Codex's
   ``$UPPER_CASE`` names are required arguments. ``\\$`` and ``$$`` keep a dollar literal.
 
 Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
@@ -381,8 +382,8 @@ def _command(result, relpath, front, body_line, body):
 def _dollar_pieces(body, named):
     """``body`` as literal strings and placeholders ``(kind, key)``: ``('all', None)``,
     ``('index', digit)``, ``('name', name)`` or ``('upper', NAME)`` (Codex)."""
-    named = sorted(named, key=len, reverse=True)
     codex = not named and not _positional(body)  # (Codex names: no $ARGUMENTS, no $N)
+    named = (frozenset(named), max(map(len, named), default=0))
     out, at, start = [], 0, 0
     while True:
         at = body.find("$", at)
@@ -412,9 +413,16 @@ def _placeholder(body, at, named, codex):
         return 10, "all", None
     if body[at + 1:at + 2] in _DIGITS:  # (ASCII: "$²" is text)
         return 2, "index", int(body[at + 1])  # (one digit: $10 is $1 then '0')
-    for name in named:
-        if body.startswith(name, at + 1) and body[at + 1 + len(name):at + 2 + len(name)] not in _WORD:
-            return 1 + len(name), "name", name
+    names, longest = named
+    if names:  # the longest name after the '$' that no word character follows
+        start = end = at + 1
+        stop = min(len(body), start + longest)
+        while end < stop and (body[end] in _WORD or body[end] == "-"):
+            end += 1
+        while end > start:
+            if body[end:end + 1] not in _WORD and body[start:end] in names:
+                return 1 + end - start, "name", body[start:end]
+            end = body.rfind("-", start, end)
     if codex and body[at + 1:at + 2] in _UPPER:
         end = at + 2
         while end < len(body) and (body[end] in _UPPER or body[end] in "0123456789_"):
@@ -463,12 +471,12 @@ def _command_arguments(pieces, body, hint):
 
 def _hint_names(hint):
     """Argument names an ``argument-hint`` such as ``[pr-number] <priority>`` gives."""
-    names = []
+    names = {}  # (a dict: ordered, and a name is looked up in constant time)
     for word in (hint.split() if isinstance(hint, str) else ()):
         word = word.strip("[]<>().,|")
-        if word and word not in names and all(c in _WORD or c == "-" for c in word):
-            names.append(word)
-    return names
+        if word and all(c in _WORD or c == "-" for c in word):
+            names[word] = None
+    return list(names)
 
 
 # --- VS Code prompt files and Gemini CLI commands -------------------------------------------

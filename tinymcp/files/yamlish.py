@@ -410,9 +410,10 @@ def _number(text, number, column):
 def _quoted(text, at, number, column):
     """``(string, end)`` of the quoted scalar starting at ``text[at]``."""
     quote = text[at]
-    out, i = [], at + 1
+    out, i, end = [], at + 1, at
     while True:  # (a piece at a time: str.find runs over the text at C speed)
-        end = text.find(quote, i)
+        if end < i:  # (else the next quote is still the one found last: linear in all)
+            end = text.find(quote, i)
         slash = text.find("\\", i, len(text) if end < 0 else end) if quote == '"' else -1
         if slash >= 0:
             out.append(text[i:slash])
