@@ -245,34 +245,32 @@ def test_a_config_file_of_null_is_refused_not_taken_for_no_config(tmp_path):
 
 
 class _Clock:
-    """A fake clock (for ``perf_counter``) and loop: ``call_later`` records each delay and callback."""
+    """A fake clock (for ``perf_counter``) and the loop ``attach`` needs (SIGHUP)."""
 
     def __init__(self):
-        self.now, self.later = 100.0, []
+        self.now = 100.0
 
     def __call__(self):
         return self.now
 
-    def call_later(self, delay, callback):
-        self.later.append((delay, callback))
-        return self
-
-    def cancel(self):
-        pass
-
     def add_signal_handler(self, signum, callback):
         pass
+
+    def call_soon_threadsafe(self, callback):
+        callback()
+        return True
 
 
 @pytest.mark.parametrize("walks, delays", [
     ([0.0002] * 3, [0.1, 0.1, 0.1]),  # a small folder: every 0.1 s
     ([0.009] * 3, [0.1, 0.9, 0.9]),   # 1,000 files stat'ed in 9 ms: every 0.9 s, 1% of a CPU
     ([0.03] * 3, [0.1, 3.0, 3.0]),
-    ([0.09] * 3, [0.1, 5.0, 5.0]),    # 10,000 (it was every 0.1 s: a CPU kept nearly busy): 5 s at most
+    ([0.09] * 3, [0.1, 9.0, 9.0]),    # 10,000 (it was every 0.1 s: a CPU kept nearly busy)
+    ([0.5] * 3, [0.1, 30.0, 30.0]),   # 100,000: 30 s at most
     # Review: one walk held up (a busy disk, the process stopped) put the next check off
     # for 100 times as long, 50 minutes after a 30 s walk
     ([0.0002, 30.0, 0.0002, 0.0002], [0.1, 0.1, 0.1, 0.1]),
-    ([0.0002, 30.0, 30.0, 0.0002], [0.1, 0.1, 5.0, 0.1]),
+    ([0.0002, 30.0, 30.0, 0.0002], [0.1, 0.1, 30.0, 0.1]),
 ])
 def test_watch_checks_that_take_long_put_the_next_off_in_proportion(tmp_path, monkeypatch, walks, delays):
     from tinymcp import source as reload
@@ -290,11 +288,9 @@ def test_watch_checks_that_take_long_put_the_next_off_in_proportion(tmp_path, mo
         return source.loaded
 
     monkeypatch.setattr(source, "signature", signature)
+    monkeypatch.setattr(source, "_start_watch", lambda: None)  # (the test makes each check)
     source.attach(clock, server)
-    assert [d for d, _ in clock.later] == [reload.WATCH_INTERVAL]
-    for _ in walks:
-        clock.later[-1][1]()
-    assert [d for d, _ in clock.later[1:]] == [pytest.approx(d) for d in delays]
+    assert [source.check() for _ in walks] == [pytest.approx(d) for d in delays]
 
 
 @pytest.mark.needs("files")
@@ -309,8 +305,8 @@ def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_pat
     (folder / "a.md").write_text("Say hello\n")
     source = reload.ConfigFile(None, watch=True, dirs=[str(folder)])
     server = Server(source.load(), list_changed=True)
-    clock = _Clock()
-    source.attach(clock, server)
+    monkeypatch.setattr(source, "_start_watch", lambda: None)  # (the test makes each check)
+    source.attach(_Clock(), server)
     walks = []
     real = folders.folder_signature
 
@@ -320,9 +316,50 @@ def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_pat
 
     monkeypatch.setattr(folders, "folder_signature", counted)
     (folder / "b.md").write_text("Say goodbye\n")
-    clock.later[-1][1]()  # (the change seen once: not yet stable)
+    source.check()  # (the change seen once: not yet stable)
     assert len(walks) == 1 and len(server.config.prompts) == 1
     del walks[:]
-    clock.later[-1][1]()  # (seen again: reloaded)
+    source.check()  # (seen again: reloaded)
     assert server.config.prompts.get("b") is not None
     assert walks == [str(folder)] * 2
+
+
+@pytest.mark.needs("files")
+def test_a_long_folder_walk_never_holds_the_loop(tmp_path, monkeypatch):
+    # 100,000 files: each watch check held the loop (a pinger's worst 1.33 s), a reload 5.4 s
+    import threading
+    from conftest import line
+    from tinymcp.files import folders
+    from tinymcp.io.stdio import serve_stdio
+    from tinymcp.protocol.session import Server
+    from tinymcp.source import ConfigFile
+    from transport_helpers import GUARD, Lines
+    folder = tmp_path / "prompts"
+    folder.mkdir()
+    (folder / "a.md").write_text("Say hello\n")
+    source = ConfigFile(None, watch=True, dirs=[str(folder)])
+    server = Server(source.load(), list_changed=True)
+    walking, release = threading.Event(), threading.Event()
+    real = folders.folder_signature
+
+    def long_walk(path, *rest):  # (a walk that takes as long as the test wants)
+        walking.set()
+        assert release.wait(GUARD)
+        return real(path, *rest)
+
+    monkeypatch.setattr(folders, "folder_signature", long_walk)
+    r_in, w_in = os.pipe()
+    r_out, w_out = os.pipe()
+    serving = threading.Thread(target=serve_stdio, args=(server, r_in, w_out, source),
+                               kwargs={"log": lambda *a: None}, daemon=True)
+    serving.start()
+    try:
+        assert walking.wait(GUARD)
+        os.write(w_in, line(req(1, "ping")))
+        assert Lines(r_out).frame(GUARD) == {"jsonrpc": "2.0", "id": 1, "result": {}}  # mid-walk
+    finally:
+        release.set()
+        os.close(w_in)
+        serving.join(GUARD)
+        for fd in (r_in, r_out, w_out):
+            os.close(fd)
