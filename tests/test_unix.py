@@ -507,6 +507,8 @@ def test_allow_uid_with_the_socket_mode_and_group_lets_that_uid_in(world):
     assert json.loads(_ping_as(65534, path)) == {"jsonrpc": "2.0", "id": 1, "result": {}}
 
 
+SLOW_SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e_helpers", "slow_socket_server.py")
+
 # --- --connect: stdio bridged to the socket ----------------------------------------------------
 
 def test_connect_bridges_stdio_to_a_socket_service_and_ends_with_it(world):
@@ -526,8 +528,41 @@ def test_connect_passes_on_the_refusal_line_of_a_full_server(world):
     keeper = world.client(path)
     keeper.initialize()
     rc, out, err = run(["--connect", path], stdin=line(req(1, "ping")))
-    assert rc == 0, err
-    assert json.loads(out)["error"]["code"] == -32000
+    refusal, unanswered = [json.loads(x) for x in out.splitlines()]
+    assert refusal["error"]["code"] == -32000 and "clients" in refusal["error"]["message"]
+    assert unanswered["id"] == 1 and unanswered["error"]["code"] == -32000
+    assert rc == 1, err  # the server went away first
+
+
+def test_connect_answers_what_a_dying_server_left_unanswered_and_exits_1(world):
+    path, fifo = world.path("s"), world.path("f")
+    os.mkfifo(fifo)
+    server = world.server(path, fifo, script=SLOW_SERVER)
+    server.wait_stderr("listening on")
+    bridge = world.stdio("--connect", path)
+    bridge.initialize()
+    bridge.send(req(2, "prompts/get", {"name": "slow", "_meta": {"progressToken": "t"}}),
+                req("3", "ping"))
+    got = [bridge.frame(), bridge.frame()]  # (the render runs; the ping is answered)
+    assert {"jsonrpc": "2.0", "id": "3", "result": {}} in got
+    assert [m.get("method") for m in got].count("notifications/progress") == 1
+    server.kill(signal.SIGKILL)
+    reply = bridge.frame()
+    assert reply["id"] == 2 and reply["error"]["code"] == -32000, reply
+    rc, err, out = bridge.finish(None)
+    assert rc == 1 and out == b"" and "closed the connection" in err, err
+
+
+def test_connect_gives_up_on_a_host_that_stopped_reading_once_the_server_is_gone(world):
+    path = world.path("s")
+    server = world.server("--socket", path)
+    bridge = world.stdio("--connect", path)
+    bridge.initialize()
+    for i in range(40):  # the host reads no more (its pipe open): the replies pile up
+        bridge.send(*[req(100 * i + k, "prompts/list") for k in range(100)])
+    server.kill(signal.SIGKILL)
+    assert bridge.proc.wait(GUARD) == 1  # (it waited for ever on stdout)
+    bridge.wait_stderr("none of the output read")
 
 
 def test_connect_to_nothing_exits_1_saying_what_to_start(world):
@@ -541,8 +576,7 @@ def test_connect_to_nothing_exits_1_saying_what_to_start(world):
 def test_a_render_running_for_one_client_holds_up_no_other(world):
     path, fifo = world.path("s"), world.path("f")
     os.mkfifo(fifo)
-    proc = world.server(path, fifo, script=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                        "e2e_helpers", "slow_socket_server.py"))
+    proc = world.server(path, fifo, script=SLOW_SERVER)
     proc.wait_stderr("listening on")
     slow, other = world.client(path), world.client(path)
     slow.initialize()

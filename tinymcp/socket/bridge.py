@@ -4,7 +4,10 @@ stdio servers (Claude Desktop, VS Code, Claude Code): one shared server, many ho
 Bytes are relayed as they are, both ways (the socket speaks the stdio framing), with a
 bounded buffer each way and ``poll()``, so neither side can stall the other: stdin's
 end is passed on as a half-close, and the bridge exits when the server closes its side
-(or stdout is gone). Errors go to stderr; stdout carries only what the server sent.
+(or stdout is gone), giving the host what is left for as long as it reads (a bounded
+flush, as the server's). The ids of requests on their way are kept from the lines going
+by: when the server goes away first, each is answered -32000 and the exit status is 1,
+so the host sees it. Errors go to stderr; stdout carries only frames.
 """
 
 import errno
@@ -12,18 +15,21 @@ import os
 import select
 import socket
 
+from ..codec import encode, loads
 from ..io.log import stderr_log
-from ..io.pump import READ_SIZE, read_some
+from ..io.pump import DRAIN_SECONDS, READ_SIZE, read_some
 from ..io.stdio import nonblocking_if_pipe, restore_blocking
 
 #: bytes held for the slower side, each way, before the faster one is read no more
 BUFFERED = 1024 * 1024
+#: the longest line whose request id is kept (longer ones go by untracked)
+TRACKED = 64 * 1024 * 1024
 
 
 def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
     """Relay ``in_fd`` to the socket at ``path`` and the socket to ``out_fd``; returns the
-    exit status: 0 when the server ended it (or stdout went away), 1 when it cannot
-    connect."""
+    exit status: 0 when the host ended it (or stdout went away), 1 when it cannot connect
+    or the server went away first."""
     if not hasattr(socket, "AF_UNIX"):
         log("error", "Unix sockets are not available on this platform")
         return 1
@@ -37,21 +43,29 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
         return 1
     sock.setblocking(False)
     restore = [(fd, nonblocking_if_pipe(fd)) for fd in (in_fd, out_fd)]
+    relay = _Relay(in_fd, out_fd, sock, log)
     try:
-        _Relay(in_fd, out_fd, sock).run()
+        relay.run()
     finally:
         sock.close()
         for fd, was in restore:
             restore_blocking(fd, was)
+    if relay.in_open or relay.asked:
+        log("error", "the server at %s closed the connection%s" % (path, (
+            ": %d request%s answered -32000" % (len(relay.asked), "" if len(relay.asked) == 1 else "s"))
+            if relay.asked else ""))
+        return 1
     return 0
 
 
 class _Relay:
-    def __init__(self, in_fd, out_fd, sock):
-        self.in_fd, self.out_fd, self.sock = in_fd, out_fd, sock
+    def __init__(self, in_fd, out_fd, sock, log):
+        self.in_fd, self.out_fd, self.sock, self.log = in_fd, out_fd, sock, log
         self.to_server, self.to_host = bytearray(), bytearray()
         self.in_open = True     # stdin not at its end yet
         self.half_closed = False
+        self.asked = {}  # the ids of requests not answered yet: key -> id
+        self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
 
     def run(self):
         sock_fd = self.sock.fileno()
@@ -59,10 +73,9 @@ class _Relay:
             poller = select.poll()
             if self.in_open and len(self.to_server) < BUFFERED:
                 poller.register(self.in_fd, select.POLLIN)
-            flags = (select.POLLIN if len(self.to_host) < BUFFERED else 0) | \
-                (select.POLLOUT if self.to_server else 0)
-            if flags:
-                poller.register(sock_fd, flags)
+            # (registered even with no flags: poll still reports the server's hang-up)
+            poller.register(sock_fd, (select.POLLIN if len(self.to_host) < BUFFERED else 0)
+                            | (select.POLLOUT if self.to_server else 0))
             if self.to_host:
                 poller.register(self.out_fd, select.POLLOUT)
             for fd, events in poller.poll():
@@ -85,6 +98,11 @@ class _Relay:
             return
         if data:
             self.to_server += data
+            for msg in self._messages("host", data):
+                if "method" in msg and "id" in msg:
+                    self.asked[_key(msg["id"])] = msg["id"]
+                elif msg.get("method") == "notifications/cancelled" and type(msg.get("params")) is dict:
+                    self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
         else:
             self.in_open = False
 
@@ -106,7 +124,30 @@ class _Relay:
         except OSError:
             data = b""
         self.to_host += data
+        for msg in self._messages("server", data):
+            if "method" not in msg and "id" in msg:
+                self.asked.pop(_key(msg["id"]), None)
         return bool(data)
+
+    def _messages(self, side, data):
+        """The messages (a batch's one by one) of the lines ``data`` completes on ``side``."""
+        rest = self.lines[side]
+        end = data.rfind(b"\n")
+        if end < 0:
+            rest += data
+            if len(rest) > TRACKED:  # (a line past every bound: not tracked)
+                rest.clear()
+            return ()
+        lines = (bytes(rest) + data[:end]).split(b"\n")
+        rest[:] = data[end + 1:]
+        out = []
+        for line in lines:
+            try:
+                msg = loads(line.decode("utf-8"))
+            except (ValueError, RecursionError):
+                continue
+            out.extend(m for m in (msg if type(msg) is list else (msg,)) if type(m) is dict)
+        return out
 
     def _to_host(self):
         """Write what waits for the host; False when stdout is gone."""
@@ -119,8 +160,21 @@ class _Relay:
         return True
 
     def _flush_host(self):
-        """The server closed: give the host the rest, then end."""
+        """The server closed: answer what it left unanswered (-32000, as the SDKs call a
+        closed connection), give the host the rest while it reads, then end."""
+        if self.in_open or self.asked:
+            self.to_host += b"".join(encode({"jsonrpc": "2.0", "id": rid, "error": {
+                "code": -32000, "message": "Connection closed: the tinymcp server went away "
+                                           "before answering"}}) for rid in self.asked.values())
         while self.to_host:
-            select.select([], [self.out_fd], [])
+            if not select.select([], [self.out_fd], [], DRAIN_SECONDS)[1]:
+                self.log("warning", "--connect: closed: none of the output read for %g s after "
+                         "the server's end" % DRAIN_SECONDS)
+                return
             if not self._to_host():
                 return
+
+
+def _key(rid):
+    """What tells ids apart: 1 and "1" are two ids."""
+    return (type(rid).__name__, rid if type(rid) in (int, str) else repr(rid))
