@@ -102,6 +102,17 @@ def test_render_callable_writing_to_stdout_lands_on_stderr_not_the_wire(world):
 
 # --- render callables that raise ----------------------------------------------------
 
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_a_callable_sending_sighup_to_its_own_process_does_not_end_the_server(world):
+    # tinymcp.serve(Server) has no config file to reload: SIGHUP's default action ended it
+    server = world.stdio(script=os.path.join(REPO, "tests", "e2e_helpers", "hup_server.py"))
+    server.initialize()
+    reply = server.call(req(2, "prompts/get", {"name": "hup"}))
+    assert reply["result"]["messages"][0]["content"]["text"] == "still here"
+    server.wait_stderr("SIGHUP: no config file to reload")
+    assert server.call(req(3, "ping"))["result"] == {}
+
+
 def test_render_callable_that_raises_gives_32603_with_an_id_and_traceback_on_stderr(world):
     server = world.stdio(script=HELPER)
     server.initialize()

@@ -230,9 +230,16 @@ def test_a_socket_mode_that_is_not_one_is_a_usage_error(world, args, message):
     assert rc == 2 and message in err and not os.path.lexists(world.path("s"))
 
 
-def test_an_unknown_socket_group_exits_1_saying_so(world):
-    rc, out, err = run(["--socket", world.path("s"), "--socket-group", "no-such-group-here"])
-    assert rc == 1 and "--socket-group: no group named 'no-such-group-here'" in err
+@pytest.mark.parametrize("group, message", [
+    ("no-such-group-here", "no group named 'no-such-group-here'"),
+    ("4000000", "no group numbered '4000000'"),  # (root could give the file any number)
+])
+def test_an_unknown_socket_group_exits_1_saying_so(world, group, message):
+    grp = pytest.importorskip("grp")
+    with pytest.raises(KeyError):
+        grp.getgrgid(4000000)
+    rc, out, err = run(["--socket", world.path("s"), "--socket-group", group])
+    assert rc == 1 and "--socket-group: " + message in err
     assert not os.path.lexists(world.path("s"))
 
 

@@ -295,6 +295,9 @@ class Hub:
             loop.add_signal_handler(signum, lambda signum: loop.stop())
         if source is not None:
             source.attach(loop, self.server, self.report_config_error, self.log)
+        elif hasattr(signal, "SIGHUP"):  # (its default ends the process: a callable's kill -HUP too)
+            loop.add_signal_handler(signal.SIGHUP, lambda signum: self.log(
+                "info", "SIGHUP: no config file to reload"))
         try:
             if ready is not None:
                 ready()

@@ -17,7 +17,6 @@ with SO_PEERCRED where the platform has it: the server's own uid and root, plus 
 import errno
 import itertools
 import os
-import signal
 import socket
 import stat
 import struct
@@ -367,9 +366,6 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
     acceptor = _Acceptor(loop, hub, listener, max_clients, allow_uids, log)
     try:
         _raise_fd_limit(max_clients + 64 + LINGER_MOST, log)
-        if source is None:
-            loop.add_signal_handler(signal.SIGHUP, lambda signum: log(
-                "info", "SIGHUP: no config file to reload"))
         if _peercred_option() is None:
             log("info", "no SO_PEERCRED on this platform: access rests on the socket "
                 "file's 0600 mode")
@@ -393,13 +389,15 @@ def serve_options(opts, server, source):
 
 
 def _gid(group):
-    """The gid of ``group`` (a name, or a number)."""
-    if group.isascii() and group.isdigit():
-        return int(group)
+    """The gid of ``group`` (a name, or a number), which must exist (root may give a file
+    any number: one no group has would be a mistake nobody sees)."""
     try:
         import grp
-        return grp.getgrnam(group).gr_gid
     except ImportError:
         raise ListenError("groups are not available on this platform")
-    except KeyError:
-        raise ListenError("--socket-group: no group named %r" % group)
+    number = group.isascii() and group.isdigit()
+    try:
+        return grp.getgrgid(int(group)).gr_gid if number else grp.getgrnam(group).gr_gid
+    except (KeyError, OverflowError):
+        raise ListenError("--socket-group: no group %s %r (see /etc/group)"
+                          % ("numbered" if number else "named", group))
