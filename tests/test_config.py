@@ -2,6 +2,8 @@
 
 import copy
 
+import pytest
+
 from conftest import Wire, problems, prompt, simple_config
 from tinymcp import load_config
 
@@ -107,3 +109,19 @@ def test_other_sequences_are_taken_too_and_sent_as_lists():
     full["messages"] = _sequence(*full["messages"])
     config["prompts"] = _sequence(*config["prompts"])
     assert _served(config) == _served(LISTS)
+
+
+@pytest.mark.parametrize("char", ["\n", "\t", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\u200f"])
+def test_names_with_control_or_bidirectional_characters_are_refused(char):
+    # a newline or ESC in a name reaches a client's menu and logs; U+202E shows
+    # "evil\u202egpj.md" as "evilmd.jpg"
+    name = "a%sb" % char
+    config = {"prompts": [prompt(name=name, arguments=[{"name": name}])]}
+    assert [(path, message.split(" at index")[0]) for path, message in problems(config)] == [
+        (path, "expected a printable name, got %s" % ascii(char))
+        for path in ("prompts[0].name", "prompts[0].arguments[0].name")]
+
+
+def test_names_in_any_script_with_spaces_and_emoji_are_taken():
+    names = ["résumé", "日本語", "review code", "ship it 🚀"]
+    assert load_config({"prompts": [prompt(name=n) for n in names]}).prompts.names == names

@@ -186,6 +186,12 @@ def test_a_name_that_is_no_name_is_a_problem_in_every_format_and_folder(tmp_path
         "%s:2: name: expected a non-empty string" % at(os.path.join("git", "b.md"))]
 
 
+def test_a_file_name_with_a_bidirectional_override_is_refused_naming_the_file(tmp_path):
+    root = write(tmp_path, {"evil\u202egpj.md": "x\n", "fine.md": "y\n"})
+    [problem] = problems_of(tinymcp.load_files, prompt_dirs=[root])
+    assert problem.startswith(os.path.join(root, "evil\u202egpj.md")) and "'\\u202e'" in problem
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is 3.11+")
 def test_a_toml_files_problems_are_at_the_line_of_their_key(tmp_path):
     # Bug: every problem of a Gemini CLI .toml was put at line 1

@@ -40,15 +40,15 @@ def check(problems, p, path):
 
     Speed: a config of 10,000 prompts is checked at every start, so each part of the
     common shape (the prompt's own fields, a plain argument, a text message) is accepted
-    by one line of cheap tests, and its full checks run only when that line fails (where
-    one may be no problem at all: a name that is not ASCII). Paths are written only then.
+    by one line of cheap tests, and its full checks run only when that line fails. Paths
+    are written only then.
     """
     if type(p) is not dict:
         problems.fail(path, "expected an object, got %s" % describe(p))
         return False
     before = len(problems.problems)
     name = p.get("name")
-    if not (_PLAIN_PROMPT_KEYS.issuperset(p) and type(name) is str and name and name.isascii()
+    if not (_PLAIN_PROMPT_KEYS.issuperset(p) and type(name) is str and name and name.isprintable()
             and type(p.get("title", "")) is str and type(p.get("description", "")) is str):
         if not _PROMPT_KEYS.issuperset(p):
             problems.keys(p, path, PROMPT_KEYS)
@@ -83,16 +83,23 @@ def check(problems, p, path):
 
 
 def _check_name(problems, obj, path):
-    """A non-empty name that is valid Unicode (cursors and clients encode names as UTF-8)."""
+    """A non-empty name that is valid Unicode (cursors and clients encode names as UTF-8)
+    and printable: no control character (newline, tab, ESC, DEL), no format character
+    (U+202E and the other bidirectional overrides, which show a name as another), no
+    separator but the space (``str.isprintable``: no ``unicodedata`` needed)."""
     name = obj.get("name")
-    if type(name) is str and name and (name.isascii() or surrogate_at(name) < 0):
+    if type(name) is str and name and name.isprintable():
         return
     name = problems.field(obj, "name", path, "string", required=True)
     if name == "":
         problems.fail(path + ".name", "expected a non-empty string")
-    elif name is not None:
+    elif name is not None and surrogate_at(name) >= 0:
         problems.fail(path + ".name", "expected valid Unicode, got a lone surrogate at index %d"
                       % surrogate_at(name))
+    elif name is not None:
+        at = next(i for i, c in enumerate(name) if not c.isprintable())
+        problems.fail(path + ".name", "expected a printable name, got %s at index %d (control, "
+                      "format and bidirectional characters are refused)" % (ascii(name[at]), at))
 
 
 def _check_arguments(problems, p, path):
@@ -104,7 +111,7 @@ def _check_arguments(problems, p, path):
         return declared
     for i, a in enumerate(arguments):
         name = a.get("name") if type(a) is dict else None
-        if type(name) is str and _PLAIN_ARGUMENT_KEYS.issuperset(a) and name and name.isascii() \
+        if type(name) is str and _PLAIN_ARGUMENT_KEYS.issuperset(a) and name and name.isprintable() \
                 and name not in declared and type(a.get("title", "")) is str \
                 and type(a.get("description", "")) is str and type(a.get("default", "")) is str \
                 and (a.get("required") is True and "default" not in a or a.get("required", False) is False):
