@@ -454,10 +454,9 @@ def test_a_very_deep_tree_renamed_into_a_watched_folder_keeps_the_server_and_its
     root = write(world.path("p"), {"a.md": "A\n"})
     proc = _serving(world, root, "--watch")
     os.rename(_nested(world.path("elsewhere"), 1100), os.path.join(root, "d"))
-    try:
-        proc.wait_stderr("invalid config %s (changed): still serving the previous prompts" % root)
+    try:  # (the folder too deep is left out, and said so: the rest is served)
         proc.wait_stderr("a folder more than 32 deep below the prompt folder: not read "
-                         "(limits.max_folder_depth)")
+                         "(limits.max_folder_depth) (not served)")
         assert _listed(proc, 2) == ["a"]
     finally:
         _remove_nested(os.path.join(root, "d"))
@@ -509,3 +508,56 @@ def test_a_relative_folder_that_is_missing_says_where_it_was_looked_for(tmp_path
                         "current directory is %s: write the full path)\n" % (os.path.join(cwd, "prompts"), cwd))
     rc, out, err = run(["--check", "--prompts", str(tmp_path / "gone")])
     assert err.endswith("gone: cannot read the prompt folder: no such folder\n")
+
+
+# --- lenient folders, strict checks ------------------------------------------------------------
+
+BAD_FILES = {"bad.md": "---\ntitle: 3\n---\nB\n", "logic.md": "Hello {{#if x}}yes{{/if}}\n"}
+
+
+def test_a_folder_serves_its_good_files_and_logs_each_bad_one(tmp_path):
+    # Bug: one bad file (an unknown key, a .toml on 3.8) exited 1 before initialize: the
+    # host saw a dead server
+    root = write(tmp_path, dict(BAD_FILES, **{"good.md": "Good\n",
+                                              "tagged.md": "---\ntags: [a, b]\n---\nTagged\n"}))
+    try:  # (a name that is not UTF-8: only that file is left out)
+        with open(os.path.join(os.fsencode(root), b"n\xff.md"), "w") as f:
+            f.write("N\n")
+    except OSError:
+        pass  # (a file system that refuses it)
+    rc, out, err = run(["--list", "--prompts", root])
+    assert rc == 0 and out.split() == ["good", "tagged"], err
+    assert "%s:2: title: expected a string, got the number 3 (not served)" % os.path.join(root, "bad.md") in err
+    assert "%s:1:7: {{#if x}}: template logic" % os.path.join(root, "logic.md") in err
+    assert "%s:2: tags: unknown key, ignored" % os.path.join(root, "tagged.md") in err
+    assert err.count("(not served)") == len(BAD_FILES) + os.path.exists(os.path.join(root, "n\udcff.md"))
+    for strict in (["--check"], ["--strict", "--list"]):
+        rc, out, err = run(strict + ["--prompts", root])
+        assert rc == 1 and out == "" and "invalid config" in err and "bad.md:2: title" in err, (strict, err)
+
+
+def test_a_near_miss_of_a_known_key_is_a_mistake_not_ignored(tmp_path):
+    root = write(tmp_path, {"typo.md": "---\ndescripton: Typo\n---\nT\n"})
+    notes = []
+    assert tinymcp.load_files(prompt_dirs=[root], notes=notes).prompts.names == []
+    assert notes == [("%s:2: descripton" % os.path.join(root, "typo.md"),
+                      "unknown key (did you mean 'description'?) (not served)")]
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s:2: descripton: unknown key (did you mean 'description'?)" % os.path.join(root, "typo.md")]
+
+
+def test_a_bad_new_file_is_left_out_of_a_reload_and_logged_once(world):
+    root = write(world.path("p"), {"a.md": "A\n"})
+    proc = _serving(world, root)
+    write(root, dict(BAD_FILES, **{"b.md": "B\n"}))
+    proc.kill(signal.SIGHUP)
+    assert proc.frame() == LIST_CHANGED
+    assert _listed(proc, 2) == ["a", "b"]
+    proc.wait_stderr("bad.md:2: title")
+    write(root, {"c.md": "C\n"})
+    proc.kill(signal.SIGHUP)
+    assert proc.frame() == LIST_CHANGED
+    proc.wait_stderr("prompts changed (3 now)")
+    assert proc.stderr.count("bad.md:2: title") == 1  # (still bad: not told again)
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err

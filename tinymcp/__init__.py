@@ -28,13 +28,15 @@ __all__ = ["__version__", "serve", "Server", "Session", "load_config", "load_fil
            "ConfigError", "ProtocolError", "TinyMCPError"]
 
 
-def load_files(config=None, base=None, prompt_dirs=()):
+def load_files(config=None, base=None, prompt_dirs=(), notes=None):
     """The ``ServerConfig`` of ``config`` (a dict, or None) together with the prompt files
     of its ``prompt_dirs`` (relative to ``base``, default the current directory) and of
     ``prompt_dirs``; pass it to ``Server`` or ``serve``. ``ConfigError`` lists every
-    problem of every file at its file and line."""
+    problem of every file at its file and line. With ``notes`` (a list), a file with
+    problems is left out instead, its problems added there as ``(path, message)``, with
+    what was ignored (an unknown front-matter key); the config's own problems still raise."""
     from .files.folders import load_files
-    return load_files(config, base, prompt_dirs)
+    return load_files(config, base, prompt_dirs, notes)
 
 
 def serve(config=None, **options):
@@ -67,5 +69,10 @@ def serve(config=None, **options):
     elif config is None:
         from .model.defaults import DEFAULT_CONFIG as config
     elif isinstance(config, dict) and "prompt_dirs" in config:
-        config = load_files(config)
+        from .io.log import stderr_log
+        notes = []  # (a folder serves its good files; the others are logged)
+        config = load_files(config, notes=notes)
+        log = options.get("log") or stderr_log
+        for note in notes:
+            log("warning", "%s: %s" % note)
     return serve_stdio(Server(config, **options), source=source)

@@ -14,7 +14,7 @@ from .model.check import close_match
 #: option -> (key, kind): a flag, or what its value is
 OPTIONS = {
     "-h": ("help", "flag"), "--help": ("help", "flag"), "--version": ("version", "flag"),
-    "--check": ("check", "flag"), "--watch": ("watch", "flag"),
+    "--check": ("check", "flag"), "--strict": ("strict", "flag"), "--watch": ("watch", "flag"),
     "--config": ("config", "text"), "--socket": ("socket", "path"), "--connect": ("connect", "path"),
     "--page-size": ("page_size", "count"), "--max-clients": ("max_clients", "count"),
     "--allow-uid": ("allow_uids", "uids"), "--socket-mode": ("socket_mode", "mode"),
@@ -260,8 +260,11 @@ def _load(opts, default_config, default_name):
             config = load_config(config, owned=True)
         else:
             from .source import ConfigFile
-            source = ConfigFile(opts["config"], watch=opts["watch"], dirs=opts["prompts"])
+            # (a prompt file with problems is left out, logged; --check and --strict refuse)
+            source = ConfigFile(opts["config"], watch=opts["watch"], dirs=opts["prompts"],
+                                strict=opts["check"] or opts["strict"])
             config = source.load()
+            source.tell(lambda level, message: sys.stderr.write("tinymcp: %s: %s\n" % (level, message)))
         # listChanged is promised exactly when a change source exists: a config file or
         # a folder can be reloaded (SIGHUP, --watch); the embedded prompts never change.
         # (the dicts are ours alone: prompts are validated now, built when first got)

@@ -15,7 +15,7 @@ usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch
 %(indent)s[--list | --render NAME [--arg NAME=VALUE]...]
 %(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]
 %(indent)s [--socket-mode MODE] [--socket-group GROUP]]
-%(indent)s[--connect PATH] [--check] [--version]
+%(indent)s[--connect PATH] [--check] [--strict] [--version]
 
 Serve MCP prompts over stdio, or over a Unix socket (newline-delimited JSON-RPC).
 
@@ -44,6 +44,8 @@ options:
   --connect PATH   bridge stdio to a tinymcp --socket service at PATH (for hosts
                    that only start stdio servers); ends when either side closes
   --check          validate the config, list every problem, and exit (0 valid, 1 not)
+  --strict         refuse to serve when any prompt file has a problem (without it,
+                   such a file is left out and its problems logged)
   --version        print the version and exit
   -h, --help       show this help and exit
 

@@ -99,8 +99,14 @@ class ConfigFile:
     ``detach`` undoes that. ``path`` may be None (folders only); ``dirs`` are folders
     besides the config's own ``prompt_dirs`` (``--prompts``)."""
 
-    def __init__(self, path, watch=False, dirs=(), interval=WATCH_INTERVAL):
+    def __init__(self, path, watch=False, dirs=(), interval=WATCH_INTERVAL, strict=False):
         self.path, self.watch, self.dirs, self.interval = path, watch, list(dirs), interval
+        #: a prompt file with problems refuses everything (else it alone is left out)
+        self.strict = strict
+        #: what the last load left out or ignored, ``(path, message)``; ``tell`` logs them
+        self.notes = []
+        self._told = set()
+        self._served = set()  # the prompt files the last load served
         #: how messages name what is served
         self.name = ", ".join(([path] if path else []) + self.dirs)
         self.folders = None  # (the folders read, once known: a ``files.folders.Folders``)
@@ -137,7 +143,23 @@ class ConfigFile:
         return (len(data), hash(data), hash(files)), config, files
 
     def _build(self, config, files):
-        return self.folders.build(config, files) if self.folders else load_config(config, owned=True)
+        self.notes = []
+        if not self.folders:
+            return load_config(config, owned=True)
+        # (leniently, a file with problems is left out, unless it was served: a bad edit
+        # keeps the old prompts whole, as a bad config does)
+        served = None if self.strict else set(self._served)
+        loaded = self.folders.build(config, files, self.notes, served)
+        self._served = served or set()
+        return loaded
+
+    def tell(self, log):
+        """Log what the last load left out or ignored, each once (again when it came back
+        after a load without it)."""
+        for note in self.notes:
+            if note not in self._told:
+                log("warning", "%s: %s" % note)
+        self._told = set(self.notes)
 
     def attach(self, loop, server, on_error=None, log=None):
         """Reload into ``server`` (SIGHUP handled on ``loop``; the watch thread started);
@@ -205,5 +227,6 @@ class ConfigFile:
             if self._on_error is not None:
                 self._on_error(message, problems)
             return False
+        self.tell(self.log)
         self.log("info", "reloaded %s (%s)" % (self.name, why))
         return True

@@ -28,13 +28,15 @@ MAX_FOLDER_DEPTH = Limits.DEFAULTS["max_folder_depth"][0]
 _SUFFIXES = (".md", ".toml")
 
 
-def load_files(config=None, base=None, prompt_dirs=()):
+def load_files(config=None, base=None, prompt_dirs=(), notes=None):
     """The ``ServerConfig`` of ``config`` (a dict, or None for no other prompts) with the
     prompts of its ``prompt_dirs`` (relative to ``base``, default the current directory)
-    and of ``prompt_dirs`` given here; ``ConfigError`` lists every problem of every file."""
+    and of ``prompt_dirs`` given here; ``ConfigError`` lists every problem of every file.
+    With ``notes`` (a list), a file with problems is left out instead and its problems go
+    there, ``(path, message)``, with every file's warnings."""
     config = {"prompts": []} if config is None else plain(config)
     folders = Folders(config, base, plain(prompt_dirs))
-    return folders.build(config, folders.read())
+    return folders.build(config, folders.read(), notes, None if notes is None else set())
 
 
 class Folders:
@@ -63,13 +65,13 @@ class Folders:
     def signature(self):
         return tuple(folder_signature(folder, self.depth) for folder in self.paths)
 
-    def build(self, config, files):
+    def build(self, config, files, notes=None, served=None):
         """The ``ServerConfig`` of ``config`` (without its ``prompt_dirs``) and ``files``
-        (``read()``): every problem of every source at once."""
+        (``read()``), as the module's ``build``."""
         if type(config) is dict:
             config = {k: v for k, v in config.items() if k != "prompt_dirs"}
             config.setdefault("prompts", [])
-        return build(config, files)
+        return build(config, files, notes, served)
 
 
 def _check_folders(folders):
@@ -176,10 +178,14 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
     return tuple(out)
 
 
-def build(config, folders):
+def build(config, folders, notes=None, served=None):
     """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
-    [(relative path, bytes or problem)] or the folder's problem)]``); every problem of every
-    source at once."""
+    [(relative path, bytes or problem)] or the folder's problem)]``); ``ConfigError`` with
+    every problem of every source at once. ``notes`` (a list) gets each file's warnings,
+    ``(path, message)``. With ``served`` (a set of file paths), the folders are read
+    leniently: a file with problems is left out and its problems go to ``notes`` too,
+    unless it is in ``served`` (a problem of the config itself, or a folder that cannot be
+    read, always raises); ``served`` is then set to the files served."""
     if not folders:
         return load_config(config, owned=True)
     problems, origins, prompts = [], [], list(config.get("prompts") or ()) \
@@ -195,30 +201,52 @@ def build(config, folders):
             continue
         for rel, data in files:
             where = os.path.join(folder, rel)
-            result = _parse(rel, data, where, problems)
-            if result is None:
+            mine = []
+            result = _parse(rel, data, where, mine, notes)
+            name = result.prompt.get("name") if result is not None else None
+            taken = isinstance(name, str) and name in owners
+            if taken:
+                mine.append(("%s:%d" % (where, result.lines.get("name", 1)),
+                             "duplicate prompt name %r: %s has it too" % (name, owners[name])))
+                _check_apart(result.prompt, where, result.lines, mine)
+            if mine and served is not None and where not in served:
+                notes.extend(_left_out(mine))  # (read leniently: the file is left out)
                 continue
-            name = result.prompt.get("name")
-            if isinstance(name, str) and name in owners:
-                problems.append(("%s:%d" % (where, result.lines.get("name", 1)),
-                                 "duplicate prompt name %r: %s has it too" % (name, owners[name])))
-                _check_apart(result.prompt, where, result.lines, problems)
-                continue
-            if isinstance(name, str):
-                owners[name] = where
-            origins.append((where, result.lines))
-            prompts.append(result.prompt)
-    try:
-        loaded = load_config(dict(config, prompts=prompts), owned=True)
-    except ConfigError as exc:
-        problems.extend(_located(p, m, first, origins) for p, m in exc.problems)
+            problems.extend(mine)
+            if result is not None and not taken:
+                if isinstance(name, str):
+                    owners[name] = where
+                origins.append((where, result.lines))
+                prompts.append(result.prompt)
+    while True:
+        try:
+            loaded = load_config(dict(config, prompts=prompts), owned=True)
+            break
+        except ConfigError as exc:
+            located = [_located(p, m, first, origins) for p, m in exc.problems]
+            bad = {index for index, _ in located}
+            if served is None or problems or not all(i is not None and origins[i][0] not in served
+                                                      for i in bad):
+                problems.extend(problem for _, problem in located)
+                raise ConfigError(problems)
+            notes.extend(_left_out(problem for _, problem in located))
+            prompts = prompts[:first] + [p for i, p in enumerate(prompts[first:]) if i not in bad]
+            origins = [o for i, o in enumerate(origins) if i not in bad]
     if problems:
         raise ConfigError(problems)
+    if served is not None:
+        served.clear()
+        served.update(where for where, _ in origins)
     return loaded
 
 
-def _parse(rel, data, where, problems):
-    """The ``PromptFile`` of one file's bytes, or None after recording its problems."""
+def _left_out(problems):
+    return [(path, message + " (not served)") for path, message in problems]
+
+
+def _parse(rel, data, where, problems, notes=None):
+    """The ``PromptFile`` of one file's bytes, or None after recording its problems (and
+    its warnings in ``notes``, when reading leniently)."""
     if isinstance(data, str):
         problems.append((where, data))
         return None
@@ -230,6 +258,8 @@ def _parse(rel, data, where, problems):
         return None
     from .formats import parse
     result = parse(rel, text)
+    if notes is not None:
+        notes.extend(("%s:%d" % (where, line), message) for line, message in result.warnings)
     for line, column, path, message in result.problems:
         at = "%s:%d" % (where, line) + (":%d" % column if column else "")
         problems.append(("%s: %s" % (at, path) if path else at, message))
@@ -245,20 +275,23 @@ def _check_apart(prompt, where, lines, problems):
     try:
         load_config({"prompts": [prompt]})
     except ConfigError as exc:
-        problems.extend(_located(p, m, 0, [(where, lines)]) for p, m in exc.problems)
+        problems.extend(_located(p, m, 0, [(where, lines)])[1] for p, m in exc.problems)
 
 
 def _located(path, message, first, origins):
-    """A validator problem ``prompts[i].rest`` of a file's prompt, at its file and line."""
+    """``(index of the file, problem)``: a validator problem ``prompts[i].rest`` of a file's
+    prompt, at its file and line; the index None and the problem as it is for one of the
+    config's own."""
     if not path.startswith("prompts["):
-        return path, message
+        return None, (path, message)
     index, _, rest = path[8:].partition("]")
     if not index.isdigit() or int(index) < first:
-        return path, message
-    where, lines = origins[int(index) - first]
+        return None, (path, message)
+    index = int(index) - first
+    where, lines = origins[index]
     rest = rest.lstrip(".")
     probe = rest
     while probe not in lines and probe:
         probe = probe[:max(probe.rfind("."), probe.rfind("["), 0)]
     at = "%s:%d" % (where, lines.get(probe, 1))
-    return ("%s: %s" % (at, rest) if rest else at), message
+    return index, (("%s: %s" % (at, rest) if rest else at), message)

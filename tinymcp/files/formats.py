@@ -31,7 +31,7 @@ verbatim, never expanded again (the config's template rule).
 """
 
 from ..codec import line_column
-from ..model.check import ALNUM, describe
+from ..model.check import ALNUM, close_match, describe
 from .yamlish import YamlError, load as load_yaml
 
 #: front matter of MCP Markdown (each argument takes the config's argument keys)
@@ -51,21 +51,24 @@ _DIGITS = frozenset("0123456789")
 _FIRST_DIGITS = frozenset("01")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
+_LOGIC = frozenset("#/^>!&")  # (what opens a Handlebars or Mustache tag that is no placeholder)
 
 
 class PromptFile:
     """One file read: ``prompt`` (a config dict, or None when ``problems`` leave nothing to
     serve), ``lines`` (field path such as ``arguments[0].required`` -> line, ``""`` -> the
     file's first line), ``problems`` (``(line, column or None, path, message)``),
-    ``format`` (``mcp``, ``command``, ``vscode`` or ``gemini``) and ``fields`` (when there
+    ``format`` (``mcp``, ``command``, ``vscode`` or ``gemini``), ``fields`` (when there
     is no ``prompt``, the fields read besides its messages, for their own problems to be
-    found too: all at once; None when not even those could be read)."""
+    found too: all at once; None when not even those could be read) and ``warnings``
+    (``(line, message)``: what was ignored)."""
 
-    __slots__ = ("prompt", "lines", "problems", "format", "fields")
+    __slots__ = ("prompt", "lines", "problems", "format", "fields", "warnings")
 
     def __init__(self, fmt):
         self.prompt, self.lines, self.problems, self.format = None, {"": 1}, [], fmt
         self.fields = None
+        self.warnings = []  # ``(line, message)``: what was ignored
 
     def fail(self, line, column, path, message):
         self.problems.append((line, column, path, message))
@@ -199,6 +202,10 @@ def _mcp(result, relpath, front, body_line, body):
     for key, value in front.items():
         if key in HOST_KEYS:
             continue  # (a host's key: nothing to an MCP prompt)
+        if key not in MCP_KEYS and key != "messages" and close_match(key, MCP_KEYS) is None:
+            # (another tool's key, such as tags: a near miss of ours is a mistake, told)
+            result.warnings.append((result.lines.get(_dotted([key]), 1), "%s: unknown key, ignored" % key))
+            continue
         if key == "messages":
             result.fail(result.lines.get("messages", 1), None, "messages",
                         "write the messages in the body, after the front matter")
@@ -322,6 +329,11 @@ def _mcp_template(result, text, first_line, declared):
             pieces.append(_literal(text[opening:] if end < 0 else text[opening:end]))
             at = len(text) if end < 0 else end
             continue
+        if name[:1] in _LOGIC or name.startswith("else"):
+            _template_problem(result, text, opening, first_line, "{{%s}}: template logic "
+                              "(Handlebars or Mustache blocks) is not run here; write \\{{ to "
+                              "keep it as text" % name)
+            return ""  # (one problem a file: the rest of it is the same logic)
         if name not in declared:
             _template_problem(result, text, opening, first_line, "placeholder {{%s}} names no "
                               "declared argument (declare it under 'arguments:', or write \\{{ "
