@@ -14,7 +14,7 @@ pytest.importorskip("tinymcp.files", reason="a copy without files/")
 
 from conftest import PACKAGE
 from transport_helpers import run
-from tinymcp import cli, codec
+from tinymcp import cli, codec, preview
 from tinymcp.errors import ConfigError
 from tinymcp.source import parse_config
 
@@ -206,7 +206,7 @@ def test_a_bad_command_line_gets_its_exact_message_one_usage_line_and_a_pointer_
         case, capsys):
     assert cli.main(case["argv"]) == 2
     out, err = capsys.readouterr()
-    prog = cli.program()
+    prog = preview.program()
     assert out == ""
     assert err == "%s\nusage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n" \
                   "Try '%s --help' for more information.\n" % (case["expect"], prog, prog)

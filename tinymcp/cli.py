@@ -7,9 +7,7 @@ a usage error.
 
 import sys
 
-from . import __version__
 from .errors import ConfigError, ListenError, UsageError
-from .model.check import close_match
 
 #: option -> (key, kind): a flag, or what its value is
 OPTIONS = {
@@ -27,35 +25,12 @@ VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "
           "--allow-uid": "numeric uids", "--socket-mode": "an octal mode",
           "--socket-group": "a group name or gid", "--prompts": "a directory",
           "--render": "a prompt name", "--arg": "NAME=VALUE"}
-#: options people try that are spelt otherwise here
-SPELLED = {"-c": "--config", "-V": "--version", "-v": "--version", "-p": "--prompts",
-           "-w": "--watch", "-s": "--socket", "-l": "--list", "-r": "--render", "-a": "--arg"}
 #: options that only mean something beside another: option -> (what it needs, said so)
 NEEDS = {"--max-clients": ("socket", "--socket PATH"),
          "--allow-uid": ("socket", "--socket PATH"), "--socket-mode": ("socket", "--socket PATH"),
          "--socket-group": ("socket", "--socket PATH"), "--arg": ("render", "--render NAME")}
 #: a kind's empty value: every option starts with it
 _EMPTY = {"uids": set, "flag": bool, "paths": list, "pairs": dict}
-
-
-def program():
-    """How this program was started: a vendored copy's module, the console script, a
-    zipapp, its ``__main__.py`` by path."""
-    arg0 = sys.argv[0] if sys.argv else ""
-    base = arg0.replace("\\", "/").rsplit("/", 1)[-1]
-    by_path = base == "__main__.py" and getattr(sys.modules.get("__main__"), "__spec__", 1) is None
-    if base.endswith(".pyz") or by_path:  # (-m sets argv[0] to that path too, and a __spec__)
-        return "python3 " + arg0
-    if base in ("tinymcp", "tinymcp.exe"):
-        return "tinymcp"
-    return "python3 -m " + (__package__ or "tinymcp")
-
-
-def usage_error(message):
-    """What a usage error prints: the problem, one line of usage, where the help is."""
-    prog = program()
-    return "tinymcp: %s\nusage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n" \
-           "Try '%s --help' for more information.\n" % (message, prog, prog)
 
 
 def parse_args(argv):
@@ -68,7 +43,8 @@ def parse_args(argv):
         arg = args.pop(0)
         name, eq, value = arg.partition("=")
         if name not in OPTIONS:
-            raise UsageError(_unknown(arg, name))
+            from .preview import unknown  # (what to say, with a guess: not loaded to serve)
+            raise UsageError(unknown(arg, name, OPTIONS))
         if name not in named:
             named.append(name)
         key, kind = OPTIONS[name]
@@ -118,17 +94,6 @@ def _check_together(opts, named):
         raise UsageError("--watch needs --config FILE or --prompts DIR")
     if opts["list"] and opts["render"] is not None:
         raise UsageError("--list and --render: one at a time")
-
-
-def _unknown(arg, name):
-    """What to say of an argument that is no option, with a guess at what was meant."""
-    if not arg.startswith("-") or arg == "-":
-        guess = " (did you mean '--config %s'?)" % arg if arg.endswith(".json") else \
-            " (tinymcp takes options only)"
-        return "unexpected argument %r%s" % (arg, guess)
-    guess = SPELLED.get(name) or close_match("--" + name.lstrip("-").lower(),  # (exact first)
-                                             [o for o in OPTIONS if o.startswith("--")])
-    return "unknown option %r%s" % (name, " (did you mean %r?)" % guess if guess else "")
 
 
 def _add(collected, name, kind, value):
@@ -185,13 +150,12 @@ def main(argv=None, default_config=None, default_name="default config"):
     try:
         opts = parse_args(argv)
     except UsageError as exc:
+        from .preview import usage_error
         sys.stderr.write(usage_error(exc))
         return 2
-    if opts.get("help"):
-        from .preview import usage  # (the help text: not loaded to serve)
-        return _printed(lambda: sys.stdout.write(usage(program(), default_config)) and 0)
-    if opts.get("version"):
-        return _printed(lambda: sys.stdout.write("tinymcp %s\n" % __version__) and 0)
+    if opts["help"] or opts["version"]:
+        from .preview import show
+        return show(opts, default_config)
     return _main(opts, default_config, default_name)
 
 
@@ -203,15 +167,9 @@ def _main(opts, default_config, default_name):
     if type(loaded) is int:
         return loaded
     server, source = loaded
-    if opts["check"]:
-        n = len(server.config.prompts)
-        return _printed(lambda: sys.stdout.write("%s: ok, %d prompt%s\n" % (
-            default_name if source is None else source.name, n, "" if n == 1 else "s")) and 0)
-    if opts["list"] or opts["render"] is not None:
-        from .preview import list_prompts, render_prompt
-        if opts["list"]:
-            return _printed(lambda: list_prompts(server, sys.stdout))
-        return _printed(lambda: render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
+    if opts["check"] or opts["list"] or opts["render"] is not None:
+        from .preview import show
+        return show(opts, server=server, name=default_name if source is None else source.name)
     if opts["socket"] is not None:
         from .socket.unix import serve_options
         try:
@@ -226,25 +184,6 @@ def _main(opts, default_config, default_name):
         sys.stderr.flush()
     from .io.stdio import serve_stdio
     return serve_stdio(server, source=source)
-
-
-def _printed(command):
-    """``command()``'s exit status, its output flushed; 1, quietly, when the reader of
-    stdout went away first (``--list | head -1``: no traceback for a closed pipe). What
-    stdout cannot encode (a lone surrogate a config's text may hold, or any non-ASCII on an
-    ASCII terminal) is shown backslash-escaped, as stderr shows it."""
-    try:
-        sys.stdout.reconfigure(errors="backslashreplace")
-    except (AttributeError, ValueError, OSError):
-        pass  # (a stream that is not a text file: written as it takes it)
-    try:
-        status = command()
-        sys.stdout.flush()
-        return status
-    except BrokenPipeError:
-        import os
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (so exit's flush is quiet)
-        return 1
 
 
 def _load(opts, default_config, default_name):

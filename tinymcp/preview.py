@@ -1,14 +1,89 @@
-"""What the command line shows people rather than hosts: its help text, and, for prompt
+"""What the command line shows people rather than hosts: its help text, usage errors
+with a guess at what was meant, ``--version``, ``--check``'s verdict, and, for prompt
 authors without a host, the prompts a config serves (``--list``) and one rendered with
 given arguments (``--render``), through the same path as a client's ``prompts/list``
-and ``prompts/get`` (a ``Session`` fed JSON-RPC lines), printed as plain text.
+and ``prompts/get`` (a ``Session`` fed JSON-RPC lines), printed as plain text. Loaded
+only for those: a server never is.
 """
 
 import json
+import sys
 
+from . import __version__
+from .model.check import close_match
 from .model.content import as_text
 from .protocol.revisions import LATEST_HANDSHAKE
 from .protocol.session import Session
+
+#: options people try that are spelt otherwise here
+SPELLED = {"-c": "--config", "-V": "--version", "-v": "--version", "-p": "--prompts",
+           "-w": "--watch", "-s": "--socket", "-l": "--list", "-r": "--render", "-a": "--arg"}
+
+def program():
+    """How this program was started: a vendored copy's module, the console script, a
+    zipapp, its ``__main__.py`` by path."""
+    arg0 = sys.argv[0] if sys.argv else ""
+    base = arg0.replace("\\", "/").rsplit("/", 1)[-1]
+    by_path = base == "__main__.py" and getattr(sys.modules.get("__main__"), "__spec__", 1) is None
+    if base.endswith(".pyz") or by_path:  # (-m sets argv[0] to that path too, and a __spec__)
+        return "python3 " + arg0
+    if base in ("tinymcp", "tinymcp.exe"):
+        return "tinymcp"
+    return "python3 -m " + (__package__ or "tinymcp")
+
+
+def usage_error(message):
+    """What a usage error prints: the problem, one line of usage, where the help is."""
+    prog = program()
+    return "tinymcp: %s\nusage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n" \
+           "Try '%s --help' for more information.\n" % (message, prog, prog)
+
+
+def unknown(arg, name, options):
+    """What to say of an argument that is no option, with a guess at what was meant
+    among ``options``."""
+    if not arg.startswith("-") or arg == "-":
+        guess = " (did you mean '--config %s'?)" % arg if arg.endswith(".json") else \
+            " (tinymcp takes options only)"
+        return "unexpected argument %r%s" % (arg, guess)
+    guess = SPELLED.get(name) or close_match("--" + name.lstrip("-").lower(),  # (exact first)
+                                             [o for o in options if o.startswith("--")])
+    return "unknown option %r%s" % (name, " (did you mean %r?)" % guess if guess else "")
+
+
+def printed(command):
+    """``command()``'s exit status, its output flushed; 1, quietly, when the reader of
+    stdout went away first (``--list | head -1``: no traceback for a closed pipe). What
+    stdout cannot encode (a lone surrogate a config's text may hold, or any non-ASCII on an
+    ASCII terminal) is shown backslash-escaped, as stderr shows it."""
+    try:
+        sys.stdout.reconfigure(errors="backslashreplace")
+    except (AttributeError, ValueError, OSError):
+        pass  # (a stream that is not a text file: written as it takes it)
+    try:
+        status = command()
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (so exit's flush is quiet)
+        return 1
+
+
+def show(opts, default_config=None, server=None, name=None):
+    """What ``--help``, ``--version``, ``--check``, ``--list`` or ``--render`` print (of
+    ``server``, whose config is called ``name``); the exit status."""
+    if opts["help"]:
+        return printed(lambda: sys.stdout.write(usage(program(), default_config)) and 0)
+    if opts["version"]:
+        return printed(lambda: sys.stdout.write("tinymcp %s\n" % __version__) and 0)
+    if opts["check"]:
+        n = len(server.config.prompts)
+        return printed(lambda: sys.stdout.write("%s: ok, %d prompt%s\n" % (
+            name, n, "" if n == 1 else "s")) and 0)
+    if opts["list"]:
+        return printed(lambda: list_prompts(server, sys.stdout))
+    return printed(lambda: render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
 
 USAGE = """\
 usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch]
