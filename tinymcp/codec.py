@@ -27,12 +27,23 @@ def _parse_int(digits):
 
 
 def _codec():
+    """``[decode(text), encode(value), quote(text), decode(text, object_hook)]``: ``json``'s,
+    or where an install has no ``json`` (Debian's python3-minimal), ``jsonlite``'s, which
+    read and write the same."""
     if not _json:
-        import json
+        try:
+            import json
+        except ImportError:
+            from . import jsonlite
+            hooked = lambda text, hook=None: jsonlite.decode(text, _parse_int, _reject_constant, hook)  # noqa: E731
+            _json.extend((hooked, jsonlite.encode, jsonlite.quote, hooked))
+            return _json
         from json.encoder import encode_basestring_ascii
-        _json.append(json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int))
-        _json.append(json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False))
-        _json.append(encode_basestring_ascii)
+        _json.extend((json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int).decode,
+                      json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False).encode,
+                      encode_basestring_ascii,
+                      lambda text, hook: json.JSONDecoder(object_hook=hook, parse_constant=_reject_constant,
+                                                          parse_int=_parse_int).decode(text)))
     return _json
 
 
@@ -40,20 +51,18 @@ def loads(text, object_hook=None):
     """``text`` as one JSON value; ``ValueError`` (or ``RecursionError``) otherwise.
     ``object_hook(dict)`` returns what stands for each object."""
     if object_hook is None:
-        return _codec()[0].decode(text)
-    import json
-    return json.JSONDecoder(object_hook=object_hook, parse_constant=_reject_constant,
-                            parse_int=_parse_int).decode(text)
+        return _codec()[0](text)
+    return _codec()[3](text, object_hook)
 
 
 def dumps(value):
     """A value's compact, ASCII-only JSON text."""
-    return _codec()[1].encode(value)
+    return _codec()[1](value)
 
 
 def encode(message):
     """One JSON-RPC line: ``dumps(message)`` as bytes, newline included."""
-    return _codec()[1].encode(message).encode("ascii") + b"\n"
+    return _codec()[1](message).encode("ascii") + b"\n"
 
 
 def quote(text):

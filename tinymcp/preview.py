@@ -6,7 +6,7 @@ and ``prompts/get`` (a ``Session`` fed JSON-RPC lines), printed as plain text. L
 only for those: a server never is.
 """
 
-import json
+from . import codec
 import sys
 
 from . import __version__
@@ -149,9 +149,9 @@ class _Client:
     def call(self, method, params):
         """The result of ``method``; ``(code, message)`` of an error."""
         self.next_id += 1
-        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        line = codec.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
         for reply in self.session.receive_data(line.encode() + b"\n").splitlines():
-            answer = json.loads(reply)
+            answer = codec.loads(reply.decode("ascii"))
             if answer.get("id") == self.next_id:
                 if "error" in answer:
                     return answer["error"]["code"], answer["error"]["message"]
@@ -202,4 +202,4 @@ def _shown(block):
     if kind == "resource" and "text" in block.get("resource", {}):
         return as_text(block)  # ([resource <uri> (type)], then its text)
     described = {k: v for k, v in block.items() if k not in ("data", "blob")}
-    return "[%s] %s" % (kind, json.dumps(described, ensure_ascii=False))
+    return "[%s] %s" % (kind, codec.dumps(described))

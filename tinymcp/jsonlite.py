@@ -1,0 +1,229 @@
+"""JSON for installs without the ``json`` module (Debian's python3-minimal, split builds):
+a decoder and an encoder in plain Python, loaded by ``codec`` only when ``import json``
+fails. They accept and refuse what ``json`` does with ``codec``'s settings (RFC 8259,
+no NaN or Infinity, lone surrogates kept), raise the same messages at the same
+positions (so ``files.diagnose`` words a config's mistakes the same), and write the same
+bytes (compact, ASCII-only). Each costs time linear in its input; nesting is bounded,
+as ``json``'s, by the interpreter's recursion limit (RecursionError).
+"""
+
+import re
+
+from .errors import TinyMCPError
+
+_BLANK = " \t\n\r"
+_WS = re.compile(r"[ \t\n\r]*")
+_PLAIN = re.compile(r'[^"\\\x00-\x1f]*')  # (a string's characters that stand for themselves)
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_HEX = frozenset("0123456789abcdefABCDEF")
+_ESCAPED = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_CONSTANTS = ("NaN", "Infinity", "-Infinity")
+
+
+class DecodeError(TinyMCPError, ValueError):
+    """What ``json.JSONDecodeError`` carries: ``msg``, ``pos``, ``lineno``, ``colno``."""
+
+    def __init__(self, msg, doc, pos):
+        lineno = doc.count("\n", 0, pos) + 1
+        colno = pos - doc.rfind("\n", 0, pos)
+        TinyMCPError.__init__(self, "%s: line %d column %d (char %d)" % (msg, lineno, colno, pos))
+        self.msg, self.doc, self.pos, self.lineno, self.colno = msg, doc, pos, lineno, colno
+
+
+def decode(text, parse_int, reject_constant, object_hook=None):
+    """The one JSON value in ``text``; integers through ``parse_int(digits)``, NaN and
+    Infinity through ``reject_constant(name)`` (which raises), each object through
+    ``object_hook`` when given."""
+    reader = _Reader(text, parse_int, reject_constant, object_hook)
+    value, end = reader.value(reader.skip(0))
+    end = reader.skip(end)
+    if end != len(text):
+        raise DecodeError("Extra data", text, end)
+    return value
+
+
+class _Reader:
+    def __init__(self, text, parse_int, reject_constant, object_hook):
+        self.text, self.parse_int, self.reject, self.hook = text, parse_int, reject_constant, object_hook
+
+    def skip(self, i):
+        text = self.text
+        return _WS.match(text, i).end() if text[i:i + 1] in _BLANK and i < len(text) else i
+
+    def value(self, i):
+        """``(value, index after it)`` of the value at ``text[i]``."""
+        text = self.text
+        c = text[i:i + 1]
+        if c == '"':
+            return self.string(i + 1)
+        if c == "{":
+            return self.object(i + 1)
+        if c == "[":
+            return self.array(i + 1)
+        for word, value in (("null", None), ("true", True), ("false", False)):
+            if c == word[0] and text.startswith(word, i):
+                return value, i + len(word)
+        match = _NUMBER.match(text, i)
+        if match:
+            if match.group(1) or match.group(2):
+                return float(match.group()), match.end()
+            return self.parse_int(match.group()), match.end()
+        for name in _CONSTANTS:
+            if text.startswith(name, i):
+                return self.reject(name), i + len(name)
+        raise DecodeError("Expecting value", text, i)
+
+    def string(self, i):
+        """``(str, index after its closing quote)`` of the string whose text starts at ``i``."""
+        text = self.text
+        end = _PLAIN.match(text, i).end()
+        if text[end:end + 1] == '"':
+            return text[i:end], end + 1
+        chunks = [text[i:end]]
+        while True:
+            c = text[end:end + 1]
+            if c == '"':
+                return "".join(chunks), end + 1
+            if c != "\\":
+                if not c:
+                    raise DecodeError("Unterminated string starting at", text, i - 1)
+                raise DecodeError("Invalid control character at", text, end)
+            kind = text[end + 1:end + 2]
+            if not kind:
+                raise DecodeError("Unterminated string starting at", text, i - 1)
+            if kind != "u":
+                if kind not in _ESCAPED:
+                    raise DecodeError("Invalid \\escape", text, end)
+                chunks.append(_ESCAPED[kind])
+                end += 2
+            else:
+                code = self.hex4(end)
+                end += 6
+                if 0xD800 <= code <= 0xDBFF and text.startswith("\\u", end):
+                    low = self.hex4(end)
+                    if 0xDC00 <= low <= 0xDFFF:  # (a pair: one character; else a lone half, kept)
+                        code, end = 0x10000 + ((code - 0xD800) << 10) + low - 0xDC00, end + 6
+                chunks.append(chr(code))
+            after = _PLAIN.match(text, end).end()
+            chunks.append(text[end:after])
+            end = after
+
+    def hex4(self, at):
+        digits = self.text[at + 2:at + 6]
+        if len(digits) != 4 or not _HEX.issuperset(digits):
+            raise DecodeError("Invalid \\uXXXX escape", self.text, at + 1)
+        return int(digits, 16)
+
+    def object(self, i):
+        text, out = self.text, {}
+        i = self.skip(i)
+        if text[i:i + 1] != "}":
+            while True:
+                if text[i:i + 1] != '"':
+                    raise DecodeError("Expecting property name enclosed in double quotes", text, i)
+                key, i = self.string(i + 1)
+                i = self.skip(i)
+                if text[i:i + 1] != ":":
+                    raise DecodeError("Expecting ':' delimiter", text, i)
+                out[key], i = self.value(self.skip(i + 1))
+                i = self.skip(i)
+                c = text[i:i + 1]
+                if c == "}":
+                    break
+                if c != ",":
+                    raise DecodeError("Expecting ',' delimiter", text, i)
+                i = self.skip(i + 1)
+        return (out if self.hook is None else self.hook(out)), i + 1
+
+    def array(self, i):
+        text, out = self.text, []
+        i = self.skip(i)
+        if text[i:i + 1] != "]":
+            while True:
+                value, i = self.value(i)
+                out.append(value)
+                i = self.skip(i)
+                c = text[i:i + 1]
+                if c == "]":
+                    break
+                if c != ",":
+                    raise DecodeError("Expecting ',' delimiter", text, i)
+                i = self.skip(i + 1)
+        return out, i + 1
+
+
+# --- encoding -----------------------------------------------------------------------------------
+
+_ESCAPE = re.compile(r'[\\"]|[^ -~]')
+_SHORT = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match):
+    c = match.group()
+    if c in _SHORT:
+        return _SHORT[c]
+    n = ord(c)
+    if n < 0x10000:
+        return "\\u%04x" % n
+    n -= 0x10000
+    return "\\u%04x\\u%04x" % (0xD800 | (n >> 10), 0xDC00 | (n & 0x3FF))
+
+
+def quote(text):
+    """``text`` as an ASCII-only JSON string, quotes included."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return '"' + text + '"'
+    return '"' + _ESCAPE.sub(_escape, text) + '"'
+
+
+def encode(value):
+    """``value`` as compact, ASCII-only JSON text; ValueError for NaN and Infinity,
+    TypeError for what JSON cannot hold."""
+    out = []
+    _encode(value, out.append)
+    return "".join(out)
+
+
+def _encode(value, put):
+    if isinstance(value, str):
+        put(quote(value))
+    elif value is None or value is True or value is False:
+        put("null" if value is None else "true" if value else "false")
+    elif isinstance(value, int):
+        put(int.__repr__(value))
+    elif isinstance(value, float):
+        put(_float(value))
+    elif isinstance(value, dict):
+        put("{")
+        for n, (key, item) in enumerate(value.items()):
+            put("," + _key(key) + ":" if n else _key(key) + ":")
+            _encode(item, put)
+        put("}")
+    elif isinstance(value, (list, tuple)):
+        put("[")
+        for n, item in enumerate(value):
+            if n:
+                put(",")
+            _encode(item, put)
+        put("]")
+    else:
+        raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)
+
+
+def _float(value):
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError("Out of range float values are not JSON compliant")
+    return float.__repr__(value)
+
+
+def _key(key):
+    """A key as JSON writes it, quoted (``json``: numbers, booleans and null as their text)."""
+    if isinstance(key, str):
+        return quote(key)
+    if key is None or key is True or key is False:
+        return '"%s"' % ("null" if key is None else "true" if key else "false")
+    if isinstance(key, int):
+        return '"%s"' % int.__repr__(key)
+    if isinstance(key, float):
+        return '"%s"' % _float(key)
+    raise TypeError("keys must be str, int, float, bool or None, not %s" % type(key).__name__)
