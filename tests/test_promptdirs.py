@@ -489,8 +489,8 @@ def test_the_example_folder_loads_whole_or_says_what_this_python_lacks():
             "code_review", "deploy", "explain", "forms:react-form", "git:commit", "git:fix-issue"]
     else:
         assert problems_of(tinymcp.load_files, prompt_dirs=[EXAMPLES]) == [
-            "%s:1: TOML prompt files need Python 3.11 or later (for tomllib): run tinymcp with a newer "
-            "Python, or write this prompt as Markdown" % os.path.join(EXAMPLES, "git/commit.toml")]
+            "%s:1: TOML prompt files need tomllib (Python 3.11 or later, and not python3-minimal): run "
+            "tinymcp with a fuller Python, or write this prompt as Markdown" % os.path.join(EXAMPLES, "git/commit.toml")]
 
 
 def test_tuples_of_prompts_and_folders_are_taken_as_lists(tmp_path):

@@ -396,8 +396,8 @@ def test_gemini_problems(text, expected):
 @pytest.mark.skipif(sys.version_info >= (3, 11), reason="tomllib exists here")
 def test_toml_without_tomllib_is_a_clear_problem():
     assert problems("g.toml", 'prompt = "x"\n') == [
-        (1, None, "", "TOML prompt files need Python 3.11 or later (for tomllib): run tinymcp "
-                      "with a newer Python, or write this prompt as Markdown")]
+        (1, None, "", "TOML prompt files need tomllib (Python 3.11 or later, and not python3-minimal): "
+                      "run tinymcp with a fuller Python, or write this prompt as Markdown")]
 
 
 # --- names ----------------------------------------------------------------------------------

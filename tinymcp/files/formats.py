@@ -528,8 +528,8 @@ def _gemini(relpath, text):
     try:
         import tomllib  # novermin (3.11+; older Pythons get the message below)
     except ImportError:
-        result.fail(1, None, "", "TOML prompt files need Python 3.11 or later (for tomllib): "
-                    "run tinymcp with a newer Python, or write this prompt as Markdown")
+        result.fail(1, None, "", "TOML prompt files need tomllib (Python 3.11 or later, and not "
+                    "python3-minimal): run tinymcp with a fuller Python, or write this prompt as Markdown")
         return result
     try:
         data = tomllib.loads(text)

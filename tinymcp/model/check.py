@@ -57,7 +57,10 @@ def surrogate_at(text):
 def close_match(key, allowed, cutoff=0.7):
     """The one of ``allowed`` that ``key`` was most likely meant to be, or None (for a
     "did you mean" in a message)."""
-    import difflib  # only on the error path
+    try:
+        import difflib  # only on the error path
+    except ImportError:  # (an install without it: messages lose only their guess)
+        return None
     found = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=cutoff)
     return found[0] if found else None
 

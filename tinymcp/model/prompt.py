@@ -358,7 +358,10 @@ def _nfc(text):
     ASCII text, the common case, as it is."""
     if text.isascii():
         return text
-    import unicodedata  # (only for non-ASCII text)
+    try:
+        import unicodedata  # (only for non-ASCII text)
+    except ImportError:  # (a split install without it: compared as given, docs/decisions.md)
+        return text
     return unicodedata.normalize("NFC", text)
 
 

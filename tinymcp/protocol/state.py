@@ -39,7 +39,8 @@ from .revisions import ALL_VERSIONS, BATCH_VERSIONS, SEVERITY, STATELESS_VERSION
 #: [ContextVar]: the call being served in this context, what ``progress()`` reports on.
 #: A context variable, so Sessions driven from two threads never see each other's call
 #: (each thread has its own context); a callable runs while exactly its own call is set.
-#: Made when a callable first runs (declarative prompts never need it).
+#: Made when a callable first runs (declarative prompts never need it). Where there is
+#: no ``contextvars`` (python3-minimal), a thread-local value (``_PerThread``).
 _current = []
 
 
@@ -109,13 +110,34 @@ class Deferred:
     def run(self):
         """``work()`` with ``call`` current (what ``progress()`` reports on)."""
         if not _current:
-            from contextvars import ContextVar
-            _current.append(ContextVar("tinymcp_current_call", default=None))
+            try:
+                from contextvars import ContextVar
+                _current.append(ContextVar("tinymcp_current_call", default=None))
+            except ImportError:  # (python3-minimal: a thread's own value does the same here)
+                import threading
+                _current.append(_PerThread(threading.local()))
         token = _current[0].set(self.call)
         try:
             return self.work()
         finally:
             _current[0].reset(token)
+
+
+class _PerThread:
+    """What ``progress()`` needs of a ContextVar, on a ``threading.local``."""
+
+    def __init__(self, local):
+        self.local = local
+
+    def get(self):
+        return getattr(self.local, "call", None)
+
+    def set(self, call):
+        before, self.local.call = self.get(), call
+        return before
+
+    def reset(self, before):
+        self.local.call = before
 
 
 def progress(value, total=None, message=None):
