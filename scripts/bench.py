@@ -87,7 +87,7 @@ class Server:
     """``kind`` ("bare" or "tiny") on pipes, started by its path or with ``-m``. Use it in a
     ``with``: it is always killed and reaped."""
 
-    def __init__(self, py, kind, config, module=False, extra=(), argv=None):
+    def __init__(self, py, kind, config, module=False, extra=(), argv=None, env=None):
         if kind == "bare":
             cmd, self.cwd = ([py, "-m", "bare_loop"], HERE) if module else ([py, HERE + "/bare_loop.py"], ROOT)
         else:
@@ -95,6 +95,7 @@ class Server:
         self.argv = argv or cmd + ["--config", config] + list(extra)
         self.name = ("bare loop" if kind == "bare" else "tinymcp") + (" -m" if module else "")
         self.proc, self.timed_out, self.next_id, self.deadline = None, False, 1, float("inf")
+        self.env = ENV if env is None else env
 
     def __enter__(self):
         self.err = tempfile.TemporaryFile()
@@ -119,7 +120,7 @@ class Server:
         """Spawn, send initialize, read its reply; the seconds that took."""
         self.deadline = time.monotonic() + TIMEOUT
         t0 = time.perf_counter()
-        self.proc = subprocess.Popen(self.argv, cwd=self.cwd, env=ENV, stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.err)
         LIVE.add(self)
         self.proc.stdin.write(INITIALIZE)
@@ -319,6 +320,59 @@ def measure(py, configs, runs, plan, walk=True):
     return samples, errors
 
 
+def on_minimal(py, minimal, configs, plan):
+    """tinymcp on Debian's python3-minimal ("tiny") against tinymcp on the full interpreter
+    ("bare"): ({metric: [{kind: value}]}, {metric: why it failed}), as ``measure``."""
+    env = dict(ENV, PYTHONHOME=os.path.dirname(os.path.dirname(minimal)))
+    samples, errors = {}, {}
+
+    def server(kind, config):
+        return Server(py if kind == "bare" else minimal, "tiny", config, env=None if kind == "bare" else env)
+
+    def cold_start(n, order):
+        secs = {}
+        for kind in order:
+            with server(kind, configs[n]) as s:
+                secs[kind] = s.start()
+        return {"mcold%d" % n: secs}
+
+    def trips(n, order):
+        count = plan.rt // 5 if n == 100 else plan.first // 10
+        with contextlib.ExitStack() as stack:
+            servers = {kind: stack.enter_context(server(kind, configs[n])) for kind in order}
+            for s in servers.values():
+                s.start()
+            names = range(count) if n == 100 else [i * 7919 % n for i in range(count)]
+            reqs = {k: s.gets(names, n) for k, s in servers.items()}
+            with pinned(servers.values()):
+                spent = interleaved(servers, reqs)
+            return {"mrt%d" % n: {k: count / spent[k] for k in order}}
+    for n in configs:  # (warm: python3-minimal's own bytecode is written by its first run)
+        with contextlib.suppress(*FAILURES):
+            cold_start(n, ("bare", "tiny"))
+    for i in range(plan.runs):
+        order = ("bare", "tiny") if i % 2 == 0 else ("tiny", "bare")
+        for n in configs:
+            for phase, metric in ((cold_start, "mcold%d" % n), (trips, "mrt%d" % n)):
+                try:
+                    for key, by_kind in phase(n, order).items():
+                        samples.setdefault(key, []).append(by_kind)
+                except FAILURES as exc:
+                    errors[metric] = " ".join(str(exc).split()) or repr(exc)
+    return samples, errors
+
+
+def fetch_minimal():
+    """Debian's python3-minimal, by scripts/fetch-minimal-python: (its path, None) or (None, why not)."""
+    try:
+        out = subprocess.run([os.path.join(HERE, "fetch-minimal-python")], capture_output=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, str(exc)
+    if out.returncode:
+        return None, last_line(out.stderr) or "fetch-minimal-python failed"
+    return out.stdout.decode().strip(), None
+
+
 # --- tinymcp alone: import time and size; rows (label, value, shown, goal) ----------------
 
 IMPORT_PROBE = ("import sys, time; t = time.perf_counter(); import tinymcp; t = time.perf_counter() - t; "
@@ -460,6 +514,10 @@ ROWS = [("cold100", "cold start, 100 prompts, by path", "ms", ("<=", 1.15)),
         ("rt10000", "prompts/get round trip, 10,000 prompts, each a first use, one CPU", "req/s", (">=", 0.75)),
         ("pipe", "prompts/get pipelined", "req/s", (">=", 1.0)),
         ("walk", "prompts/list full walk, 10,000 prompts, 100 a page, one CPU", "ms", ("<=", 1.3))]
+MINIMAL_ROWS = [("mcold100", "cold start, 100 prompts", "ms", ("<=", 1.5)),
+                ("mcold10000", "cold start, 10,000 prompts", "ms", None),
+                ("mrt100", "prompts/get round trip, 100 prompts, repeated gets, one CPU", "req/s", None),
+                ("mrt10000", "prompts/get round trip, 10,000 prompts, each a first use, one CPU", "req/s", None)]
 UNITS = {"ms": lambda v: "%.1f ms" % (v * 1000), "MiB": lambda v: "%.1f MiB" % (v / 1024.0),
          "req/s": lambda v: "{:,.0f} req/s".format(v)}
 
@@ -475,9 +533,8 @@ def judge(value, goal):
     return shown, "PASS" if ok else "MISS"
 
 
-def paired_table(measured, rows):
-    out = ["| measure | pairs | bare loop | tinymcp | tinymcp/bare | goal | |",
-           "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+def paired_table(measured, rows, header="| measure | pairs | bare loop | tinymcp | tinymcp/bare | goal | |"):
+    out = [header, "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     for metric, label, unit, goal in rows:
         pairs = [p for p in measured[0].get(metric, ()) if None not in p.values()]
         if not pairs:
@@ -510,7 +567,7 @@ def revision():
     return "%s (not a git checkout)" % ROOT
 
 
-def report(plan, interp, res, own, pypy, pypy_res):
+def report(plan, interp, res, own, pypy, pypy_res, minimal=None, minimal_res=None):
     text = ["# Performance", "", "<!-- Written by scripts/bench.py: each run replaces this file. -->", "",
             "Measured %s on %s: tinymcp at %s; %d runs%s, %.0f s." % (
                 time.strftime("%Y-%m-%d %H:%M %Z"), machine(), revision(), plan.runs,
@@ -547,6 +604,20 @@ def report(plan, interp, res, own, pypy, pypy_res):
         text += paired_table(pypy_res, [r[:3] + (None,) for r in ROWS if r[0][:3] in ("col", "rt1", "pip")])
     elif pypy:
         text += ["", "PyPy: %s." % pypy]
+    if minimal_res:
+        loads = [p["tiny"] for p in minimal_res[0].get("mcold10000", ())]
+        load = statistics.median(loads) if loads else None
+        text += ["", "Debian's python3-minimal (`%s`, PYTHONHOME its `usr`: no `json`, so `tinymcp/jsonlite.py` "
+                 "reads and writes JSON) against tinymcp on the interpreter above, both `python "
+                 "tinymcp/__main__.py`; the same runs and pairs, round trips a fifth and a tenth as many:" % minimal, "",
+                 ] + paired_table(minimal_res, MINIMAL_ROWS,
+                                  "| measure | pairs | full | python3-minimal | minimal/full | goal | |")
+        text += ["", "| measure | python3-minimal | goal | |", "| --- | ---: | ---: | --- |",
+                 "| a 10,000-prompt config, spawn to the initialize reply | %s | < 1 s | %s |" % (
+                     UNITS["ms"](load) if load is not None else "not measured",
+                     judge(load, ("<", 1.0, "< 1 s"))[1])]
+    elif minimal:
+        text += ["", "python3-minimal: %s." % minimal]
     return "\n".join(text) + "\n"
 
 
@@ -560,6 +631,7 @@ def main(argv=None):
     ap.add_argument("--python", help="measure under this interpreter (default: a clean venv)")
     ap.add_argument("--pypy", help="make the PyPy venv of this PyPy (default: pypy3 on PATH)")
     ap.add_argument("--no-pypy", action="store_true", help="skip PyPy")
+    ap.add_argument("--no-minimal", action="store_true", help="skip Debian's python3-minimal")
     ap.add_argument("--root", help="the tinymcp checkout to measure (default: this repository)")
     plan = ap.parse_args(argv)
     global ROOT
@@ -595,6 +667,8 @@ def main(argv=None):
             except FAILURES as exc:
                 own.append((label, None, " ".join(str(exc).split())[:200].replace("|", "/"), goal))
         res = measure(py, configs, plan.runs, plan)
+        minimal, why = (None, "not measured (--no-minimal)") if plan.no_minimal else fetch_minimal()
+        minimal_res = on_minimal(py, minimal, configs, plan) if minimal else None
         if pypy:
             plan.warm = 5000 if plan.quick else 20000
             pypy_res = measure(pypy, configs, plan.pypy_runs, plan, walk=False)
@@ -602,7 +676,7 @@ def main(argv=None):
         return log("interrupted") or 130
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    text = report(plan, interp, res, own, pypy_about, pypy_res)
+    text = report(plan, interp, res, own, pypy_about, pypy_res, minimal or why, minimal_res)
     sys.stdout.write(text)
     if not plan.no_write:
         with open(os.path.join(REPO, "docs", "performance.md"), "w") as f:
