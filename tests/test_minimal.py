@@ -1,9 +1,9 @@
 """Minimal Python installs serve what a full one serves, with equal replies.
 
 Two degraded interpreters, each against this one: this Python with its optional modules
-made unimportable (``json`` with its C part, ``difflib``, ``logging``, ``email``,
-``contextvars``, ``queue``, ``resource``, ``tomllib``; ``unicodedata`` apart, as completion
-then compares values as given), always; and Debian's
+made unimportable (``json`` with its C part, or its C part alone, ``difflib``,
+``logging``, ``email``, ``contextvars``, ``queue``, ``resource``, ``tomllib``;
+``unicodedata`` apart, as completion then compares values as given), always; and Debian's
 python3-minimal, unpacked with nothing else of the standard library reachable, when
 TINYMCP_MINIMAL_PYTHON names its interpreter (``scripts/test``'s ``minimal`` stage fetches
 it; PYTHONHOME is the ``usr`` folder above it). Each serves one conversation over both
@@ -55,6 +55,7 @@ CONVERSATION = [
     {"jsonrpc": "2.0", "id": 11, "method": "prompts/get", "params": {"name": "n", "_meta": MODERN}},
 ]
 RAW = [b'{"jsonrpc":"2.0","id":12,"method":"ping","params":{"x":"\\ud83d\\ude00\\ud800 \\u00e9"}}',
+       b'{"jsonrpc":"2.0","id":16,"method":"ping","params":{"x":"a\x01b"}}',
        b'{"jsonrpc":"2.0","id":13,"method":"ping"', b'{"jsonrpc":"2.0","id":14,"method":"ping",}',
        b'[1, NaN]', b'{"jsonrpc":"2.0","id":1' + b"0" * 400 + b',"method":"ping"}', b"\xff\xfe",
        b'{"jsonrpc":"2.0","id":15,"method":"ping","params":{"big":1e400}}']
@@ -69,6 +70,7 @@ def blocking(*names):
 
 def interpreters():
     yield "blocked", blocking(*BLOCKED), {}
+    yield "no _json", blocking("_json", "difflib", "logging", "email"), {}  # (json's own Python scanner)
     if MINIMAL:
         home = os.path.dirname(os.path.dirname(MINIMAL))
         yield "python3-minimal", [MINIMAL, "-m", PACKAGE], {"PYTHONHOME": home}

@@ -28,11 +28,13 @@ def _parse_int(digits):
 
 def _codec():
     """``[decode(text), encode(value), quote(text), decode(text, object_hook)]``: ``json``'s,
-    or where an install has no ``json`` (Debian's python3-minimal), ``jsonlite``'s, which
-    read and write the same."""
+    or where an install has no ``json`` (Debian's python3-minimal) or only its Python part,
+    ``jsonlite``'s, which read, write and refuse as ``json``'s C part does."""
     if not _json:
         try:
             import json
+            if json.decoder.c_scanstring is None:  # (its Python scanner words errors otherwise)
+                raise ImportError("json without its C part")
         except ImportError:
             from . import jsonlite
             hooked = lambda text, hook=None: jsonlite.decode(text, _parse_int, _reject_constant, hook)  # noqa: E731
