@@ -561,3 +561,32 @@ def test_a_bad_new_file_is_left_out_of_a_reload_and_logged_once(world):
     assert proc.stderr.count("bad.md:2: title") == 1  # (still bad: not told again)
     rc, err, out = proc.finish(EOF)
     assert (rc, out) == (0, b""), err
+
+
+def test_a_folder_of_skills_serves_each_skill_once_and_none_of_its_other_files(tmp_path):
+    skill = "---\nname: %s\ndescription: %s\n---\nDo it with $ARGUMENTS\n"
+    root = write(tmp_path, {
+        "pdf/SKILL.md": skill % ("pdf", "PDFs"), "pdf/references/guide.md": "Guide {{x}}\n",
+        "pdf/scripts/run.md": "$1\n", "pdf/nested/SKILL.md": skill % ("nested", "never read"),
+        "a/skills/review/SKILL.md": skill % ("review", "A's"), "b/skills/review/SKILL.md": skill % ("review", "B's"),
+        "broken/SKILL.md": "---\nname: broken\ndescription: [oops\n---\nx\n", "notes.md": "A prompt\n"})
+    notes = []
+    config = tinymcp.load_files(prompt_dirs=[root], notes=notes)
+    assert names(config) == ["a:skills:review", "b:skills:review", "notes", "pdf"]
+    assert [p for p, _ in notes] == ["%s:3:14" % os.path.join(root, "broken", "SKILL.md")]
+
+
+def test_a_skill_added_or_edited_is_reloaded_like_any_file(world):
+    root = write(world.path("p"), {"a.md": "A\n"})
+    proc = _serving(world, root, "--watch")
+    write(root, {"tidy/SKILL.md": "---\nname: tidy\ndescription: Tidy up\n---\nTidy $ARGUMENTS\n"})
+    assert proc.frame() == LIST_CHANGED
+    assert _listed(proc, 2) == ["a", "tidy"]
+    write(root, {"tidy/references/more.md": "More\n"})  # (a supporting file: nothing to tell)
+    write(root, {"tidy/SKILL.md": "---\nname: tidy\ndescription: Tidy up, now\n---\nTidy\n"})
+    assert proc.frame() == LIST_CHANGED
+    reply = proc.call(req(3, "prompts/list"))
+    assert [(p["name"], p.get("description")) for p in reply["result"]["prompts"]] == [
+        ("a", None), ("tidy", "Tidy up, now")]
+    rc, err, out = proc.finish(EOF)
+    assert (rc, out) == (0, b""), err

@@ -438,3 +438,59 @@ def test_what_opens_no_code_fence_leaves_markers_as_markers(fence):
 def test_an_unclosed_code_fence_runs_to_the_end_of_the_file():
     text = "A\n```\n<!-- role: assistant -->\nB\n"
     assert rendered("f.md", text) == [("user", "A\n```\n<!-- role: assistant -->\nB")]
+
+
+# --- Agent Skills ---------------------------------------------------------------------------
+
+SKILL = """\
+---
+name: pdf-tools
+description: Work with PDF files. Use when the user mentions PDFs.
+license: Apache-2.0
+compatibility: Needs poppler
+allowed-tools: Read Bash(pdftotext:*)
+metadata:
+  author: someone
+argument-hint: [file] [pages]
+---
+# PDF tools
+
+Extract pages $1 of $0; see references/guide.md.
+"""
+
+
+def test_a_skill_is_one_prompt_named_after_it_with_claude_code_arguments():
+    result = parsed("pdf-tools/SKILL.md", SKILL)
+    assert result.format == "skill" and result.warnings == []
+    assert result.prompt["name"] == "pdf-tools"
+    assert result.prompt["description"] == "Work with PDF files. Use when the user mentions PDFs."
+    assert [a["name"] for a in result.prompt["arguments"]] == ["pages", "file"]  # (in order of use)
+    assert rendered("pdf-tools/SKILL.md", SKILL, file="a.pdf", pages="2-3") == [
+        ("user", "# PDF tools\n\nExtract pages 2-3 of a.pdf; see references/guide.md.")]
+
+
+def test_a_skill_in_a_plugins_folder_is_namespaced_by_the_folders_above_it():
+    assert parsed("plugin/skills/pdf-tools/SKILL.md", SKILL).prompt["name"] == "plugin:skills:pdf-tools"
+    no_name = SKILL.replace("name: pdf-tools\n", "")
+    assert parsed("x/pdf/SKILL.md", no_name).prompt["name"] == "x:pdf"  # (its folder's name)
+
+
+@pytest.mark.parametrize("name, warning", [
+    ("PDF_Tools", "breaks the Agent Skills rules"), ("-pdf", "breaks the Agent Skills rules"),
+    ("pdf--tools", "breaks the Agent Skills rules"), ("a" * 65, "breaks the Agent Skills rules"),
+    ("pdf", "is not its folder's name 'pdf-tools'")])
+def test_a_skill_name_that_breaks_the_formats_rules_is_served_as_written_with_a_warning(name, warning):
+    result = parsed("pdf-tools/SKILL.md", SKILL.replace("name: pdf-tools", "name: " + name))
+    assert result.prompt["name"] == name
+    [(line, message)] = result.warnings
+    assert line == 2 and warning in message
+
+
+@pytest.mark.parametrize("text, problem", [
+    (SKILL.replace("description: Work with PDF files. Use when the user mentions PDFs.\n", ""),
+     (1, None, "description", "a skill needs a description (what it does, and when to use it)")),
+    (SKILL.replace("description: Work", "description: [Work"), None),
+])
+def test_a_skill_without_a_description_or_with_broken_front_matter_is_a_problem(text, problem):
+    found = problems("pdf-tools/SKILL.md", text)
+    assert found and (problem is None or found == [problem])

@@ -7,7 +7,8 @@ a stable order (the folders as given, then each one's files by path); the one va
 reported at the file and line it comes from: ``prompts/review.md:4:
 arguments[0].required: expected true or false, got the string "yes"``.
 
-Files: ``*.md`` and ``*.toml`` anywhere under a folder, at most ``max_folder_depth``
+Files: ``*.md`` and ``*.toml`` anywhere under a folder (of a skill's folder, its
+``SKILL.md`` alone), at most ``max_folder_depth``
 folders deep (entries whose names start with '.' are skipped, as are symlinked folders,
 so no walk loops, and files symlinked to a place outside the folder), regular files
 only, ``MAX_FILE_BYTES`` at most each.
@@ -26,6 +27,8 @@ MAX_FILE_BYTES = 1 << 20
 #: folders below a prompt folder that are read, at most (``limits.max_folder_depth``)
 MAX_FOLDER_DEPTH = Limits.DEFAULTS["max_folder_depth"][0]
 _SUFFIXES = (".md", ".toml")
+#: what makes a folder an Agent Skill, served as one prompt (files.formats)
+SKILL = "SKILL.md"
 
 
 def load_files(config=None, base=None, prompt_dirs=(), notes=None):
@@ -123,7 +126,7 @@ def _inside(path, top):
 def _walk(folder, max_depth, problems=None):
     """``(relative path, path, DirEntry)`` of each prompt file under ``folder``, by path:
     names starting with "." are skipped, files and folders alike, and so are symlinked
-    folders (no walk loops). Iterative, and never deeper than ``max_depth`` folders below
+    folders (no walk loops); of a folder holding a ``SKILL.md``, that file alone. Iterative, and never deeper than ``max_depth`` folders below
     ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable,
     ``(relative path, message)``."""
     found, todo = [], [("", folder, 0)]
@@ -135,6 +138,10 @@ def _walk(folder, max_depth, problems=None):
         except OSError as exc:
             if problems is not None:
                 problems.append((rel_top or ".", str(exc.strerror or exc)))
+            continue
+        skill = [e for e in entries if e.name == SKILL]
+        if skill:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
+            found.append((rel_top + "/" + SKILL if rel_top else SKILL, skill[0].path, skill[0]))
             continue
         subfolders = []
         for entry in entries:

@@ -51,7 +51,8 @@ _DIGITS = frozenset("0123456789")
 _FIRST_DIGITS = frozenset("01")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
-_LOGIC = frozenset("#/^>!&")  # (what opens a Handlebars or Mustache tag that is no placeholder)
+_LOGIC = frozenset("#/^>!&")
+_SKILL_NAME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")  # (what opens a Handlebars or Mustache tag that is no placeholder)
 
 
 class PromptFile:
@@ -106,13 +107,14 @@ def parse(relpath, text):
     lower = relpath.lower()
     if lower.endswith(".toml"):
         return _gemini(relpath, text)
-    result = PromptFile("vscode" if lower.endswith(".prompt.md") else "mcp")
+    skill = relpath.rsplit("/", 1)[-1] == "SKILL.md"
+    result = PromptFile("skill" if skill else "vscode" if lower.endswith(".prompt.md") else "mcp")
     front, body_line, body = _front_matter(result, text)
     if front is None:
         return result
     if result.format == "mcp" and _is_command(front, body):
         result.format = "command"
-    {"mcp": _mcp, "command": _command, "vscode": _vscode}[result.format](
+    {"mcp": _mcp, "command": _command, "vscode": _vscode, "skill": _skill}[result.format](
         result, relpath, front, body_line, body)
     return result
 
@@ -374,8 +376,8 @@ def _finish(result, prompt, messages, body_line):
 
 # --- Claude Code and Codex commands -----------------------------------------------------
 
-def _command(result, relpath, front, body_line, body):
-    prompt = {"name": prompt_name(relpath)}
+def _command(result, relpath, front, body_line, body, name=None):
+    prompt = {"name": name or prompt_name(relpath)}
     if "description" in front:
         prompt["description"] = front["description"]
     hint = front.get("argument-hint", front.get("argument_hint"))
@@ -389,6 +391,37 @@ def _command(result, relpath, front, body_line, body):
         prompt["arguments"] = arguments
     _single(result, prompt, "".join(
         _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
+
+
+# --- Agent Skills ----------------------------------------------------------------------------
+
+def _skill(result, relpath, front, body_line, body):
+    """A folder's ``SKILL.md`` (agentskills.io's format; Claude Code, Codex, VS Code read
+    it): one prompt named after the skill, its arguments as a Claude Code command's. Read
+    as leniently as the format's guidance for clients says: a name that breaks its rules is
+    served as written, with a warning; no description leaves the skill out."""
+    folders = relpath.split("/")[:-1]
+    name = front.get("name")
+    if not isinstance(name, str) or not name:
+        if not folders:
+            result.fail(result.lines.get("name", 1), None, "name", "a skill needs a name")
+            return
+        name = folders[-1]
+    line = result.lines.get("name", 1)
+    if len(name) > 64 or not _SKILL_NAME.issuperset(name) or name.startswith("-") \
+            or name.endswith("-") or "--" in name:
+        result.warnings.append((line, "name: %r breaks the Agent Skills rules (at most 64 lowercase "
+                                      "letters, digits and single hyphens): served as written" % name))
+    elif folders and name != folders[-1]:
+        result.warnings.append((line, "name: %r is not its folder's name %r: served as %r"
+                                % (name, folders[-1], name)))
+    description = front.get("description")
+    if not isinstance(description, str) or not description.strip():
+        result.fail(result.lines.get("description", 1), None, "description",
+                    "a skill needs a description (what it does, and when to use it)")
+        return
+    # (its folder's parents namespace it, as hosts namespace a plugin's skills)
+    _command(result, relpath, front, body_line, body, ":".join(folders[:-1] + [name]))
 
 
 def _dollar_pieces(body, named):
