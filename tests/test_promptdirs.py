@@ -359,6 +359,7 @@ def test_list_shows_names_titles_descriptions_and_arguments(tmp_path):
     assert (rc, err) == (0, "")
     assert out.splitlines() == [
         "git:fix",
+        "    Fix issue $1.",  # (no description: the body's first line, as Claude Code shows it)
         "    --arg issue=...  Argument 1",
         "review  (Review code)",
         "    Review a change",
@@ -590,3 +591,10 @@ def test_a_skill_added_or_edited_is_reloaded_like_any_file(world):
         ("a", None), ("tidy", "Tidy up, now")]
     rc, err, out = proc.finish(EOF)
     assert (rc, out) == (0, b""), err
+
+
+@needs_tomllib
+def test_a_gemini_commands_folder_is_read_as_gemini_cli_reads_it_toml_only(tmp_path):
+    root = write(tmp_path / ".gemini" / "commands", {"commit.toml": COMMIT, "notes.md": "Not a command\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["commit"]
+    assert names(tinymcp.load_files(prompt_dirs=[str(tmp_path)])) == []  # (.gemini: a hidden folder)

@@ -494,3 +494,15 @@ def test_a_skill_name_that_breaks_the_formats_rules_is_served_as_written_with_a_
 def test_a_skill_without_a_description_or_with_broken_front_matter_is_a_problem(text, problem):
     found = problems("pdf-tools/SKILL.md", text)
     assert found and (problem is None or found == [problem])
+
+
+def test_host_defaults_for_a_missing_description_and_an_input_named_with_a_hint():
+    # Claude Code shows a command's first line; Gemini CLI says "Custom command from <file>"
+    assert parsed("c.md", "\n\n  Fix issue $1 now.\nMore\n").prompt["description"] == "Fix issue $1 now."
+    if sys.version_info >= (3, 11):  # (tomllib)
+        assert parsed("g/commit.toml", 'prompt = "Commit {{args}}"\n').prompt["description"] == \
+            "Custom command from commit.toml"
+    # awesome-copilot writes ${input:Timebox|1 week}: a name a client can show, then a hint
+    result = parsed("plan.prompt.md", "Plan for ${input:Timebox|1 week} in ${input:team:Which team}\n")
+    assert result.prompt["arguments"] == [{"name": "Timebox", "required": True, "description": "1 week"},
+                                          {"name": "team", "required": True, "description": "Which team"}]

@@ -126,9 +126,14 @@ def _inside(path, top):
 def _walk(folder, max_depth, problems=None):
     """``(relative path, path, DirEntry)`` of each prompt file under ``folder``, by path:
     names starting with "." are skipped, files and folders alike, and so are symlinked
-    folders (no walk loops); of a folder holding a ``SKILL.md``, that file alone. Iterative, and never deeper than ``max_depth`` folders below
+    folders (no walk loops); of a folder holding a ``SKILL.md``, that file alone; under
+    ``.gemini/commands``, ``.toml`` files alone. Iterative, and never deeper than ``max_depth`` folders below
     ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable,
     ``(relative path, message)``."""
+    # (in a Gemini CLI commands folder, as Gemini CLI reads it: its .toml files only)
+    parts = os.path.realpath(folder).split(os.sep)
+    gemini = any(a == ".gemini" and b == "commands" for a, b in zip(parts, parts[1:]))
+    suffixes = (".toml",) if gemini else _SUFFIXES
     found, todo = [], [("", folder, 0)]
     while todo:
         rel_top, top, depth = todo.pop()
@@ -155,7 +160,7 @@ def _walk(folder, max_depth, problems=None):
                 is_folder = False
             if is_folder:
                 subfolders.append((rel, entry.path))
-            elif name.lower().endswith(_SUFFIXES):
+            elif name.lower().endswith(suffixes):
                 found.append((rel, entry.path, entry))
         for rel, path in reversed(subfolders):
             if depth < max_depth:

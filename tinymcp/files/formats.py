@@ -380,6 +380,10 @@ def _command(result, relpath, front, body_line, body, name=None):
     prompt = {"name": name or prompt_name(relpath)}
     if "description" in front:
         prompt["description"] = front["description"]
+    else:  # Claude Code: "Default: uses the first line from the prompt"
+        first = next((line.strip() for line in body.split("\n") if line.strip()), "")
+        if first:
+            prompt["description"] = first
     hint = front.get("argument-hint", front.get("argument_hint"))
     named = front.get("arguments")
     if isinstance(named, str):  # (names apart by spaces or commas)
@@ -539,6 +543,9 @@ def _vscode(result, relpath, front, body_line, body):
             break
         variable, colon, placeholder = body[at + 8:end].partition(":")
         variable = variable.strip()
+        cut = next((i for i, c in enumerate(variable) if c not in _BARE_KEY), len(variable))
+        if 0 < cut < len(variable) and not placeholder:  # (${input:Timebox|1 week}: a name, then a hint)
+            variable, placeholder = variable[:cut], variable[cut:].lstrip("|=- ")
         if not variable or "\n" in body[at:end] or "{" in body[at + 2:end]:
             at += 2
             continue
@@ -572,8 +579,8 @@ def _gemini(relpath, text):
         return result
     result.lines.update(_toml_lines(text))
     prompt = {"name": prompt_name(relpath)}
-    if "description" in data:
-        prompt["description"] = data["description"]
+    # (Gemini CLI's own words when a command has none)
+    prompt["description"] = data.get("description", "Custom command from %s" % relpath.rsplit("/", 1)[-1])
     body = data.get("prompt")
     if not isinstance(body, str):
         result.fail(result.lines.get("prompt", 1), None, "prompt", "missing required key 'prompt' (the "
