@@ -29,7 +29,7 @@ def test_help_names_the_module_it_was_started_as():
     first, second = out.splitlines()[:2]
     prog = "python3 -m %s" % PACKAGE  # tinymcp, or sometool._vendor.tinymcp for a vendored copy
     assert first.startswith("usage: %s [--config FILE.json]" % prog)
-    assert second.startswith(" " * len("usage: %s " % prog) + "[--list | --render NAME")
+    assert second.startswith(" " * len("usage: %s " % prog) + "[--list [--json] | --render NAME")
     assert "without it, a built-in default prompt set" in out
 
 
@@ -58,7 +58,8 @@ def test_a_printout_shows_what_stdout_cannot_encode_escaped(tmp_path, args):
                                             "messages": [{"role": "user", "text": "x\ud800y"}]}]}))
     rc, out, err = run(["--config", str(path)] + args)
     assert (rc, err) == (0, "")
-    assert out == ("s  (t\\ud800)\n    d\\udfff\n" if args == ["--list"] else "x\\ud800y\n")
+    assert out == ("s  (t\\ud800)\n    from %s (json)\n    d\\udfff\n" % path if args == ["--list"]
+                   else "x\\ud800y\n")
 
 
 # --- --check, and an invalid config --------------------------------------------------------

@@ -353,17 +353,28 @@ def test_check_counts_the_prompts_of_config_and_folders_together(tmp_path):
     assert (rc, out, err) == (0, "%s: ok, 3 prompts\n" % cfg, "")
 
 
-def test_list_shows_names_titles_descriptions_and_arguments(tmp_path):
+def test_list_shows_names_titles_sources_descriptions_and_arguments(tmp_path):
     root = write(tmp_path, {"review.md": REVIEW, "git/fix.md": FIX})
-    rc, out, err = run(["--prompts", root, "--list"])
+    cfg = tmp_path / "c.json"
+    cfg.write_text(json.dumps({"prompts": [{"name": "own", "messages": [{"role": "user", "text": "x"}]}]}))
+    rc, out, err = run(["--config", str(cfg), "--prompts", root, "--list"])
     assert (rc, err) == (0, "")
     assert out.splitlines() == [
+        "own",
+        "    from %s (json)" % cfg,
         "git:fix",
+        "    from %s (command)" % os.path.join(root, "git", "fix.md"),
         "    Fix issue $1.",  # (no description: the body's first line, as Claude Code shows it)
         "    --arg issue=...  Argument 1",
         "review  (Review code)",
+        "    from %s (mcp)" % os.path.join(root, "review.md"),
         "    Review a change",
         "    --arg code=...  (required)"]
+    rc, out, err = run(["--config", str(cfg), "--prompts", root, "--list", "--json"])
+    assert [(p["name"], p.get("source"), p.get("format"), len(p.get("arguments", ())))
+            for p in json.loads(out)] == [("own", str(cfg), "json", 0),
+                                          ("git:fix", os.path.join(root, "git", "fix.md"), "command", 1),
+                                          ("review", os.path.join(root, "review.md"), "mcp", 1)]
 
 
 def test_render_prints_what_prompts_get_sends_and_refuses_as_it_does(tmp_path):
@@ -527,7 +538,7 @@ def test_a_folder_serves_its_good_files_and_logs_each_bad_one(tmp_path):
     except OSError:
         pass  # (a file system that refuses it)
     rc, out, err = run(["--list", "--prompts", root])
-    assert rc == 0 and out.split() == ["good", "tagged"], err
+    assert rc == 0 and [l for l in out.splitlines() if not l.startswith(" ")] == ["good", "tagged"], err
     assert "%s:2: title: expected a string, got the number 3 (not served)" % os.path.join(root, "bad.md") in err
     assert "%s:1:7: {{#if x}}: template logic" % os.path.join(root, "logic.md") in err
     assert "%s:2: tags: unknown key, ignored" % os.path.join(root, "tagged.md") in err

@@ -17,7 +17,7 @@ OPTIONS = {
     "--page-size": ("page_size", "count"), "--max-clients": ("max_clients", "count"),
     "--allow-uid": ("allow_uids", "uids"), "--socket-mode": ("socket_mode", "mode"),
     "--socket-group": ("socket_group", "text"), "--prompts": ("prompts", "paths"),
-    "--list": ("list", "flag"), "--render": ("render", "text"), "--arg": ("args", "pairs"),
+    "--list": ("list", "flag"), "--json": ("json", "flag"), "--render": ("render", "text"), "--arg": ("args", "pairs"),
 }
 #: what each option's value is, as usage errors say it
 VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "a socket path",
@@ -28,7 +28,8 @@ VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "
 #: options that only mean something beside another: option -> (what it needs, said so)
 NEEDS = {"--max-clients": ("socket", "--socket PATH"),
          "--allow-uid": ("socket", "--socket PATH"), "--socket-mode": ("socket", "--socket PATH"),
-         "--socket-group": ("socket", "--socket PATH"), "--arg": ("render", "--render NAME")}
+         "--socket-group": ("socket", "--socket PATH"), "--arg": ("render", "--render NAME"),
+         "--json": ("list", "--list")}
 #: a kind's empty value: every option starts with it
 _EMPTY = {"uids": set, "flag": bool, "paths": list, "pairs": dict}
 
@@ -88,7 +89,7 @@ def _check_together(opts, named):
                          % ", ".join(others))
     for name, (needed, what) in NEEDS.items():
         key = OPTIONS[name][0]
-        if opts[key] and opts[needed] is None:
+        if opts[key] and not opts[needed]:
             raise UsageError("%s needs %s" % (name, what))
     if opts["watch"] and opts["config"] is None and not opts["prompts"]:
         raise UsageError("--watch needs --config FILE or --prompts DIR")
@@ -169,7 +170,8 @@ def _main(opts, default_config, default_name):
     server, source = loaded
     if opts["check"] or opts["list"] or opts["render"] is not None:
         from .preview import show
-        return show(opts, server=server, name=default_name if source is None else source.name)
+        return show(opts, server=server, name=default_name if source is None else source.name,
+                    sources=source and source.sources)
     if opts["socket"] is not None:
         from .socket.unix import serve_options
         try:

@@ -70,9 +70,10 @@ def printed(command):
         return 1
 
 
-def show(opts, default_config=None, server=None, name=None):
+def show(opts, default_config=None, server=None, name=None, sources=None):
     """What ``--help``, ``--version``, ``--check``, ``--list`` or ``--render`` print (of
-    ``server``, whose config is called ``name``); the exit status."""
+    ``server``, whose config is called ``name``, its prompts' files ``sources``); the exit
+    status."""
     if opts["help"]:
         return printed(lambda: sys.stdout.write(usage(program(), default_config)) and 0)
     if opts["version"]:
@@ -82,12 +83,12 @@ def show(opts, default_config=None, server=None, name=None):
         return printed(lambda: sys.stdout.write("%s: ok, %d prompt%s\n" % (
             name, n, "" if n == 1 else "s")) and 0)
     if opts["list"]:
-        return printed(lambda: list_prompts(server, sys.stdout))
+        return printed(lambda: list_prompts(server, sys.stdout, sources, opts["json"]))
     return printed(lambda: render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
 
 USAGE = """\
 usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch]
-%(indent)s[--list | --render NAME [--arg NAME=VALUE]...]
+%(indent)s[--list [--json] | --render NAME [--arg NAME=VALUE]...]
 %(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]
 %(indent)s [--socket-mode MODE] [--socket-group GROUP]]
 %(indent)s[--connect PATH] [--check] [--strict] [--version]
@@ -104,8 +105,8 @@ options:
   --page-size N    prompts per prompts/list page (overrides the config's page_size)
   --watch          also reload the --config file and the prompt folders whenever
                    they change
-  --list           print the prompts that would be served, with their arguments,
-                   and exit
+  --list           print the prompts that would be served, with their arguments and
+                   the file and format each comes from, and exit (--json: as JSON)
   --render NAME    print prompt NAME rendered (as prompts/get would send it) and exit
   --arg NAME=VALUE with --render: an argument's value (repeatable)
   --socket PATH    serve many clients on a Unix socket at PATH instead of stdio
@@ -159,23 +160,35 @@ class _Client:
         raise RuntimeError("no answer to %s" % method)  # (a render callable deferred it)
 
 
-def list_prompts(server, out):
-    """Write each prompt (name, description, arguments) to ``out``; the exit status."""
-    client, cursor = _Client(server), None
+def list_prompts(server, out, sources=None, as_json=False):
+    """Write each prompt (name, description, arguments, and where it comes from: ``sources``
+    maps a name to ``(file, format)``) to ``out``, as text or as one JSON array; the exit
+    status."""
+    client, cursor, listed = _Client(server), None, []
     while True:
         result = client.call("prompts/list", {"cursor": cursor} if cursor else {})
-        for prompt in result["prompts"]:
-            title = prompt.get("title") or ""
-            out.write("%s%s\n" % (prompt["name"], "  (%s)" % title if title else ""))
-            if prompt.get("description"):
-                out.write("    %s\n" % prompt["description"].replace("\n", "\n    "))
-            for arg in prompt.get("arguments", ()):
-                out.write("    --arg %s=...%s%s\n" % (
-                    arg["name"], "  (required)" if arg.get("required") else "",
-                    "  %s" % arg["description"] if arg.get("description") else ""))
+        listed += result["prompts"]
         cursor = result.get("nextCursor")
         if not cursor:
-            return 0
+            break
+    for prompt in listed:
+        where, kind = (sources or {}).get(prompt["name"], (None, None))
+        if as_json:
+            prompt.update({"source": where, "format": kind} if where else {})
+            continue
+        title = prompt.get("title") or ""
+        out.write("%s%s\n" % (prompt["name"], "  (%s)" % title if title else ""))
+        if where:
+            out.write("    from %s (%s)\n" % (where, kind))
+        if prompt.get("description"):
+            out.write("    %s\n" % prompt["description"].replace("\n", "\n    "))
+        for arg in prompt.get("arguments", ()):
+            out.write("    --arg %s=...%s%s\n" % (
+                arg["name"], "  (required)" if arg.get("required") else "",
+                "  %s" % arg["description"] if arg.get("description") else ""))
+    if as_json:
+        out.write(codec.dumps(listed) + "\n")
+    return 0
 
 
 def render_prompt(server, name, arguments, out, err):

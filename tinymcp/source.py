@@ -107,6 +107,8 @@ class ConfigFile:
         self.notes = []
         self._told = set()
         self._served = set()  # the prompt files the last load served
+        #: prompt name -> ``(file, format)`` of what the last load served (``--list``)
+        self.sources = {}
         #: how messages name what is served
         self.name = ", ".join(([path] if path else []) + self.dirs)
         self.folders = None  # (the folders read, once known: a ``files.folders.Folders``)
@@ -143,13 +145,15 @@ class ConfigFile:
         return (len(data), hash(data), hash(files)), config, files
 
     def _build(self, config, files):
-        self.notes = []
+        self.notes, own = [], config.get("prompts") if type(config) is dict else None
+        self.sources = {p["name"]: (self.path, "json") for p in own if type(p) is dict
+                        and type(p.get("name")) is str} if type(own) is list else {}
         if not self.folders:
             return load_config(config, owned=True)
         # (leniently, a file with problems is left out, unless it was served: a bad edit
         # keeps the old prompts whole, as a bad config does)
         served = None if self.strict else set(self._served)
-        loaded = self.folders.build(config, files, self.notes, served)
+        loaded = self.folders.build(config, files, self.notes, served, self.sources)
         self._served = served or set()
         return loaded
 

@@ -68,13 +68,13 @@ class Folders:
     def signature(self):
         return tuple(folder_signature(folder, self.depth) for folder in self.paths)
 
-    def build(self, config, files, notes=None, served=None):
+    def build(self, config, files, notes=None, served=None, sources=None):
         """The ``ServerConfig`` of ``config`` (without its ``prompt_dirs``) and ``files``
         (``read()``), as the module's ``build``."""
         if type(config) is dict:
             config = {k: v for k, v in config.items() if k != "prompt_dirs"}
             config.setdefault("prompts", [])
-        return build(config, files, notes, served)
+        return build(config, files, notes, served, sources)
 
 
 def _check_folders(folders):
@@ -190,14 +190,15 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
     return tuple(out)
 
 
-def build(config, folders, notes=None, served=None):
+def build(config, folders, notes=None, served=None, sources=None):
     """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
     [(relative path, bytes or problem)] or the folder's problem)]``); ``ConfigError`` with
     every problem of every source at once. ``notes`` (a list) gets each file's warnings,
     ``(path, message)``. With ``served`` (a set of file paths), the folders are read
     leniently: a file with problems is left out and its problems go to ``notes`` too,
     unless it is in ``served`` (a problem of the config itself, or a folder that cannot be
-    read, always raises); ``served`` is then set to the files served."""
+    read, always raises); ``served`` is then set to the files served. ``sources`` (a dict)
+    gets each file's prompt name -> ``(file, format)``."""
     if not folders:
         return load_config(config, owned=True)
     problems, origins, prompts = [], [], list(config.get("prompts") or ()) \
@@ -228,6 +229,8 @@ def build(config, folders, notes=None, served=None):
             if result is not None and not taken:
                 if isinstance(name, str):
                     owners[name] = where
+                    if sources is not None:
+                        sources[name] = (where, result.format)
                 origins.append((where, result.lines))
                 prompts.append(result.prompt)
     while True:
