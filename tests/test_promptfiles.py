@@ -506,3 +506,10 @@ def test_host_defaults_for_a_missing_description_and_an_input_named_with_a_hint(
     result = parsed("plan.prompt.md", "Plan for ${input:Timebox|1 week} in ${input:team:Which team}\n")
     assert result.prompt["arguments"] == [{"name": "Timebox", "required": True, "description": "1 week"},
                                           {"name": "team", "required": True, "description": "Which team"}]
+
+
+def test_an_argument_in_front_matter_may_carry_choices():
+    text = "---\narguments:\n  - name: tone\n    choices: [calm, curt]\n    default: calm\n---\nSay it {{tone}}\n"
+    assert parsed("t.md", text).prompt["arguments"] == [
+        {"name": "tone", "choices": ["calm", "curt"], "default": "calm"}]
+    assert rendered("t.md", text) == [("user", "Say it calm")]

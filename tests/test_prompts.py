@@ -325,3 +325,44 @@ def test_a_required_argument_given_blank_is_missing_in_both_eras():
     assert wire.get("t", {"who": ""})["error"] == expected
     [reply] = modern_wire(config).modern("prompts/get", {"name": "t", "arguments": {"who": ""}})
     assert reply["error"] == expected
+
+
+# --- closed choices ---------------------------------------------------------------------------
+
+CHOICES = {"prompts": [{"name": "pick", "arguments": [
+    {"name": "tone", "choices": ["calm", "curt", "Cheerful"], "default": "calm"},
+    {"name": "lang", "required": True, "choices": ["lang%02d" % i for i in range(30)]}],
+    "messages": [{"role": "user", "text": "{tone} in {lang}"}]}]}
+
+
+def test_choices_are_what_completion_offers():
+    wire = Wire(CHOICES)
+    wire.initialize()
+    assert wire.complete("tone", "c")["result"]["completion"]["values"] == ["calm", "curt", "Cheerful"]
+    assert wire.complete("tone", "ch")["result"]["completion"]["values"] == ["Cheerful"]
+
+
+def test_a_value_outside_the_choices_is_refused_naming_a_bounded_few():
+    wire = Wire(CHOICES)
+    wire.initialize()
+    error = wire.get("pick", {"tone": "loud", "lang": "lang01"})["error"]
+    assert error["code"] == -32602
+    assert error["message"] == ("Invalid arguments for prompt 'pick': 'tone' must be one of: "
+                                "'calm', 'curt', 'Cheerful'")
+    error = wire.get("pick", {"lang": "xx"})["error"]
+    assert error["message"].endswith("'lang08', 'lang09' and 20 more")
+    # an empty optional value still takes the default
+    reply = wire.get("pick", {"tone": "", "lang": "lang29"})
+    assert reply["result"]["messages"][0]["content"]["text"] == "calm in lang29"
+
+
+def test_choices_must_be_a_non_empty_list_holding_the_default_and_alone():
+    from conftest import problems, prompt
+    assert problems({"prompts": [prompt(arguments=[{"name": "a", "choices": []}])]}) == [
+        ("prompts[0].arguments[0].choices", "expected at least one choice")]
+    assert problems({"prompts": [prompt(arguments=[{"name": "a", "choices": ["x"], "default": "y"}])]}) == [
+        ("prompts[0].arguments[0].default", "expected one of the choices, got 'y'")]
+    assert problems({"prompts": [prompt(arguments=[{"name": "a", "choices": ["x"], "completions": ["x"]}])]}) == [
+        ("prompts[0].arguments[0]", "expected at most one of 'choices', 'completions' or 'complete'")]
+    assert problems({"prompts": [prompt(arguments=[{"name": "a", "choices": [1]}])]}) == [
+        ("prompts[0].arguments[0].choices[0]", "expected a string, got the number 1")]

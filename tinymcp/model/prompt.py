@@ -15,7 +15,7 @@ from .template import Template, check_template, fill, names_within, parse_templa
 #: a prompt's keys and an argument's (their order: for messages only)
 PROMPT_KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render",
                "complete")
-ARGUMENT_KEYS = ("name", "title", "description", "required", "default", "completions", "complete")
+ARGUMENT_KEYS = ("name", "title", "description", "required", "default", "completions", "complete", "choices")
 _PROMPT_KEYS, _ARGUMENT_KEYS = frozenset(PROMPT_KEYS), frozenset(ARGUMENT_KEYS)
 _PLAIN_PROMPT_KEYS = frozenset(("name", "title", "description", "arguments", "messages"))
 _PLAIN_ARGUMENT_KEYS = frozenset(("name", "title", "description", "required", "default"))
@@ -137,6 +137,14 @@ def _check_arguments(problems, p, path):
             problems.fail(apath + ".default", "a required argument takes no default")
         if problems.strings(a, "completions", apath) is not None and "complete" in a:
             problems.fail(apath, "expected at most one of 'completions' or 'complete'")
+        choices = problems.strings(a, "choices", apath)
+        if choices is not None:  # (a closed list: completion offers it, a value must be in it)
+            if not choices:
+                problems.fail(apath + ".choices", "expected at least one choice")
+            elif "completions" in a or "complete" in a:
+                problems.fail(apath, "expected at most one of 'choices', 'completions' or 'complete'")
+            elif type(a.get("default")) is str and a["default"] not in choices:
+                problems.fail(apath + ".default", "expected one of the choices, got %s" % clip(a["default"]))
         problems.field(a, "complete", apath, "callable")
     return declared
 
@@ -197,6 +205,9 @@ def values(p, arguments, limits):
             size += len(name) + len(value)
         if value:
             out[name] = value
+            if "choices" in a and value not in a["choices"]:
+                raise InvalidParams("Invalid arguments for prompt %s: %s must be one of: %s" % (
+                    clip(p["name"]), clip(name, 40), _names(a["choices"])))
         elif a.get("required"):
             _argument_problems(p, arguments)
         elif "default" in a:
@@ -315,7 +326,7 @@ def completion(p, name, value, context):
     callable's run to do (``work()`` returns the values, checked), or ``(None, values)``.
 
     Sources, first found: the argument's ``complete(value, context)`` callable, the
-    argument's ``completions`` list (filtered by prefix, case-insensitively, exact-case
+    argument's ``completions`` or ``choices`` list (filtered by prefix, case-insensitively, exact-case
     matches first, then in list order), or the prompt's ``complete(name, value,
     context)`` callable. Callables' lists are capped, not filtered. ``context`` is
     the client's ``context.arguments`` (2025-06-18 on) or None.
@@ -325,8 +336,8 @@ def completion(p, name, value, context):
         raise InvalidParams("Invalid params: prompt %s has no argument %s" % (clip(p["name"]), clip(name)))
     if "complete" in arg:
         return (lambda: _called(p, arg["complete"], value, context)), None
-    if "completions" in arg:
-        return None, _prefix_matches(arg["completions"], value)
+    if "completions" in arg or "choices" in arg:
+        return None, _prefix_matches(arg.get("completions") or arg["choices"], value)
     if "complete" in p:
         return (lambda: _called(p, p["complete"], name, value, context)), None
     return None, []
