@@ -128,9 +128,41 @@ async def example_checks():
             check(f"examples: prompts/get {name}", any(expected in t for t in texts), repr(texts))
 
 
+TOOLS_SERVER = StdioServerParameters(
+    command="python3", args=["-m", "tinymcp", "--prompts", EXAMPLES, "--prompts-as-tools"],
+    env={"PYTHONPATH": ROOT}, cwd=ROOT)
+
+
+async def tools_checks():
+    """A client that calls only tools: both eras list and render every example prompt."""
+    import json
+    async with stdio_client(TOOLS_SERVER) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        names = [t.name for t in (await session.list_tools()).tools]
+        check("tools: ClientSession lists list_prompts and get_prompt", names == ["list_prompts", "get_prompt"],
+              repr(names))
+        await tool_gets(session.call_tool, "ClientSession", json)
+    if hasattr(mcp, "Client"):
+        async with mcp.Client(TOOLS_SERVER) as client:
+            await tool_gets(client.call_tool, "mcp.Client", json)
+
+
+async def tool_gets(call_tool, label, json):
+    listed = await call_tool("list_prompts", {})
+    names = [p["name"] for p in json.loads(listed.content[0].text)]
+    check(f"tools: {label} list_prompts names every example", sorted(names) == sorted(EXAMPLE_GETS), repr(names))
+    for name, (arguments, expected) in EXAMPLE_GETS.items():
+        result = await call_tool("get_prompt", {"name": name, "arguments": arguments})
+        texts = [m["content"] for m in json.loads(result.content[0].text)["messages"]]
+        check(f"tools: {label} get_prompt {name}", not result.is_error and any(
+            isinstance(t, str) and expected in t for t in texts), repr(texts))
+    refused = await call_tool("get_prompt", {"name": "nope"})
+    check(f"tools: {label} unknown prompt is isError", refused.is_error, repr(refused.content))
+
+
 async def main():
     for name, checks in [("ClientSession", session_checks), ("mcp.Client", client_checks),
-                         ("examples", example_checks)]:
+                         ("examples", example_checks), ("tools", tools_checks)]:
         if name == "mcp.Client" and not hasattr(mcp, "Client"):
             print("SKIP: py: mcp.Client not in this SDK version")
             continue

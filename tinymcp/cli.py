@@ -17,7 +17,7 @@ OPTIONS = {
     "--page-size": ("page_size", "count"), "--max-clients": ("max_clients", "count"),
     "--allow-uid": ("allow_uids", "uids"), "--socket-mode": ("socket_mode", "mode"),
     "--socket-group": ("socket_group", "text"), "--prompts": ("prompts", "paths"),
-    "--list": ("list", "flag"), "--json": ("json", "flag"), "--render": ("render", "text"), "--arg": ("args", "pairs"),
+    "--list": ("list", "flag"), "--json": ("json", "flag"), "--prompts-as-tools": ("tools", "flag"), "--render": ("render", "text"), "--arg": ("args", "pairs"),
 }
 #: what each option's value is, as usage errors say it
 VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "a socket path",
@@ -209,8 +209,8 @@ def _load(opts, default_config, default_name):
         # listChanged is promised exactly when a change source exists: a config file or
         # a folder can be reloaded (SIGHUP, --watch); the embedded prompts never change.
         # (the dicts are ours alone: prompts are validated now, built when first got)
-        return Server(config, page_size=opts["page_size"],
-                      list_changed=source is not None), source
+        return Server(config, page_size=opts["page_size"], list_changed=source is not None,
+                      prompts_as_tools=opts["tools"] or None), source
     except ConfigError as exc:
         problems = exc.problems
         if source is not None and source.path and len(problems) == 1 \

@@ -91,7 +91,7 @@ usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch
 %(indent)s[--list [--json] | --render NAME [--arg NAME=VALUE]...]
 %(indent)s[--socket PATH [--max-clients N] [--allow-uid UID[,UID...]]
 %(indent)s [--socket-mode MODE] [--socket-group GROUP]]
-%(indent)s[--connect PATH] [--check] [--strict] [--version]
+%(indent)s[--prompts-as-tools] [--connect PATH] [--check] [--strict] [--version]
 
 Serve MCP prompts over stdio, or over a Unix socket (newline-delimited JSON-RPC).
 
@@ -119,6 +119,8 @@ options:
   --socket-group GROUP  with --socket: the socket file's group (a name or a gid)
   --connect PATH   bridge stdio to a tinymcp --socket service at PATH (for hosts
                    that only start stdio servers); ends when either side closes
+  --prompts-as-tools  also offer the prompts as two tools, list_prompts and
+                   get_prompt, for clients that call only tools
   --check          validate the config, list every problem, and exit (0 valid, 1 not)
   --strict         refuse to serve when any prompt file has a problem (without it,
                    such a file is left out and its problems logged)

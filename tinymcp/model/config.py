@@ -19,7 +19,8 @@ DEFAULT_TTL_MS = 60000
 #: RFC 5424 severities, lowest first: the same in every revision (logging "Log Levels").
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
-_TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "log_level", "limits", "prompts", "prompt_dirs")
+_TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "log_level", "limits", "prompts", "prompt_dirs",
+             "prompts_as_tools")
 _SERVER_KEYS = ("name", "version", "title", "instructions")
 
 
@@ -27,11 +28,11 @@ class ServerConfig:
     """What a server serves: identity, instructions, page size, limits and the prompt set."""
 
     __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts", "ttl_ms",
-                 "cache_scope", "log_level", "limits")
+                 "cache_scope", "log_level", "limits", "tools")
 
     def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
                  page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public",
-                 log_level=None, limits=None):
+                 log_level=None, limits=None, tools=False):
         from .. import __version__
         self.prompts = prompts
         self.name = name
@@ -45,12 +46,17 @@ class ServerConfig:
         self.log_level = log_level
         #: the limits in force (``Limits``): defaults, then the config's ``limits`` object
         self.limits = limits if limits is not None else Limits()
+        #: prompts offered as two tools too, for clients that call only tools (``protocol/tools``)
+        self.tools = tools
 
-    def with_overrides(self, page_size=None, limits=None):
-        """A copy with ``Server(page_size=..., limits=...)`` applied over the file's values."""
+    def with_overrides(self, page_size=None, limits=None, tools=None):
+        """A copy with ``Server(page_size=..., limits=..., prompts_as_tools=...)`` applied
+        over the file's values."""
         values = {k: getattr(self, k) for k in self.__slots__}
         if page_size is not None:
             values["page_size"] = page_size
+        if tools is not None:
+            values["tools"] = bool(tools)
         if limits:
             values["limits"] = self.limits.merged(limits)
         return ServerConfig(**values)
@@ -88,6 +94,7 @@ def load_config(config, owned=False):
     cache_scope = check.one_of(config, "cache_scope", "", ("public", "private"), "public")
     log_level = check.one_of(config, "log_level", "", LOG_LEVELS)
     limits = Limits.from_wire(check, config["limits"], "limits") if "limits" in config else {}
+    tools = check.field(config, "prompts_as_tools", "", "boolean")
     by_name = {}
     for i, p in enumerate(check.field(config, "prompts", "", "list", required=True) or ()):
         path = "prompts[%d]" % i
@@ -103,7 +110,8 @@ def load_config(config, owned=False):
         raise ConfigError(check.problems)
     return ServerConfig(PromptSet(by_name), page_size=page_size or DEFAULT_PAGE_SIZE,
                         ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
-                        cache_scope=cache_scope, log_level=log_level, limits=Limits(**limits), **info)
+                        cache_scope=cache_scope, log_level=log_level, limits=Limits(**limits),
+                        tools=bool(tools), **info)
 
 
 class PromptSet:

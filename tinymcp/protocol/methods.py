@@ -59,6 +59,8 @@ def _capabilities(session, rev):
     caps = {"prompts": {"listChanged": session.conn.list_changed}, "logging": {}}
     if rev.completions_capability:
         caps["completions"] = {}  # 2024-11-05 has no such capability (but is answered)
+    if session.server.config.tools:  # (prompts as tools: protocol/tools; the two never change)
+        caps["tools"] = {"listChanged": False}
     return caps
 
 

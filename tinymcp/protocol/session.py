@@ -66,17 +66,19 @@ class Server:
     means the transport's default (stderr), or nothing for a bare ``Session``.
     ``list_changed`` says whether a change source exists, so sessions only promise
     ``listChanged: true`` (and honour ``promptsListChanged`` subscriptions) when
-    notifications can really be sent. ``page_size`` and ``limits`` override the config's.
+    notifications can really be sent. ``page_size``, ``limits`` and ``prompts_as_tools``
+    override the config's.
     """
 
-    def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None):
+    def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None,
+                 prompts_as_tools=None):
         check = Check()
         if page_size is not None:
             page_size = check.bounded({"page_size": page_size}, "page_size", "", 1)
         overrides = Limits.from_wire(check, plain(limits), "limits") if limits is not None else {}
         if check.problems:
             raise ConfigError(check.problems)
-        self._overrides = (page_size, overrides)
+        self._overrides = (page_size, overrides, prompts_as_tools)
         #: a transport serving this server puts its ``hook(new_config)`` here, called by
         #: ``replace_config`` instead of applying it, and its ``hook()`` that ``stop`` calls
         self.change_hooks, self.stop_hooks = [], []
@@ -128,7 +130,7 @@ class Server:
             raise TypeError(_NOT_A_PATH % clip(config if isinstance(config, (str, bytes))
                                                else config.__fspath__()))
         config = load_config(config)
-        return config.with_overrides(*self._overrides) if self._overrides != (None, {}) else config
+        return config.with_overrides(*self._overrides) if self._overrides != (None, {}, None) else config
 
 
 class _Request:
@@ -362,6 +364,9 @@ class Session:
         """Route a well-formed request to its era, state check and handler."""
         conn = self.conn
         entry = REGISTRY.get(method)
+        if entry is None and self.server.config.tools:  # (opt-in: prompts as tools)
+            from .tools import TOOLS
+            entry = TOOLS.get(method)
         if params is None:
             params = {}
         meta = params.get("_meta") if type(params) is dict else None

@@ -1,0 +1,104 @@
+"""Prompts as tools (opt-in): list_prompts and get_prompt, as FastMCP 4.2 shapes them, in
+every revision; without the option, tools/list is -32601."""
+
+import json
+
+import pytest
+
+from conftest import Wire, modern_wire, prompt, problems
+
+CONFIG = {"prompts_as_tools": True, "prompts": [
+    {"name": "greet", "description": "Say hi", "arguments": [
+        {"name": "who", "required": True, "description": "Whom"}, {"name": "tone", "default": "calm"}],
+     "messages": [{"role": "user", "text": "Hi {who} ({tone})"},
+                  {"role": "assistant", "content": {"type": "image", "data": "aGk=", "mimeType": "image/png"}}]},
+    {"name": "bare", "messages": [{"role": "user", "text": "x"}]}]}
+
+
+def tool_text(result):
+    [block] = result["content"]
+    assert block["type"] == "text"
+    return block["text"]
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+def test_the_two_tools_are_listed_in_each_revisions_shape(version):
+    wire = Wire(CONFIG)
+    assert wire.initialize(version)["capabilities"]["tools"] == {"listChanged": False}
+    tools = wire.result("tools/list")["tools"]
+    assert [t["name"] for t in tools] == ["list_prompts", "get_prompt"]
+    assert tools[1]["inputSchema"]["required"] == ["name"]
+    titled = version >= "2025-06-18"
+    assert [("title" in t, "outputSchema" in t) for t in tools] == [(titled, titled)] * 2
+
+
+def test_list_prompts_gives_every_prompt_as_fastmcp_does():
+    wire = Wire(CONFIG)
+    wire.initialize("2025-06-18")
+    result = wire.result("tools/call", {"name": "list_prompts", "arguments": {}})
+    assert json.loads(tool_text(result)) == [
+        {"name": "greet", "description": "Say hi", "arguments": [
+            {"name": "who", "description": "Whom", "required": True},
+            {"name": "tone", "description": None, "required": False}]},
+        {"name": "bare", "description": None, "arguments": []}]
+    assert result["structuredContent"] == {"result": tool_text(result)}
+
+
+def test_get_prompt_renders_what_prompts_get_does_and_refuses_as_it_does():
+    wire = Wire(CONFIG)
+    wire.initialize("2025-11-25")
+    got = wire.result("prompts/get", {"name": "greet", "arguments": {"who": "Ann"}})
+    result = wire.result("tools/call", {"name": "get_prompt", "arguments": {"name": "greet",
+                                                                            "arguments": {"who": "Ann"}}})
+    assert json.loads(tool_text(result)) == {"messages": [
+        {"role": "user", "content": "Hi Ann (calm)"},
+        {"role": "assistant", "content": got["messages"][1]["content"]}]}
+    for arguments, params in ((({"name": "nope"}), {"name": "nope"}),
+                              ({"name": "greet"}, {"name": "greet"}),
+                              ({"name": "greet", "arguments": {"who": "A", "x": "1"}},
+                               {"name": "greet", "arguments": {"who": "A", "x": "1"}})):
+        refused = wire.result("tools/call", {"name": "get_prompt", "arguments": arguments})
+        assert refused["isError"] is True and "structuredContent" not in refused
+        assert tool_text(refused) == wire.error("prompts/get", params)["message"]
+
+
+def test_an_unknown_tool_or_bad_params_are_protocol_errors():
+    wire = Wire(CONFIG)
+    wire.initialize()
+    assert wire.error("tools/call", {"name": "run"}) == {"code": -32602, "message": "Unknown tool: 'run'"}
+    assert wire.error("tools/call", {"name": "get_prompt", "arguments": [1]})["code"] == -32602
+
+
+def test_tools_list_pages_as_prompts_list_does():
+    wire = Wire(dict(CONFIG, page_size=1))
+    wire.initialize()
+    first = wire.result("tools/list")
+    second = wire.result("tools/list", {"cursor": first["nextCursor"]})
+    assert [t["name"] for t in first["tools"] + second["tools"]] == ["list_prompts", "get_prompt"]
+    assert "nextCursor" not in second
+    assert wire.error("tools/list", {"cursor": "bogus"}) == {"code": -32602, "message": "Invalid cursor"}
+
+
+def test_stateless_tools_requests_carry_the_caching_fields_and_validate():
+    wire = modern_wire(CONFIG)
+    [listed] = wire.modern("tools/list")
+    assert listed["result"]["resultType"] == "complete" and "ttlMs" in listed["result"]
+    [called] = wire.modern("tools/call", {"name": "get_prompt", "arguments": {"name": "bare"}})
+    assert json.loads(tool_text(called["result"])) == {"messages": [{"role": "user", "content": "x"}]}
+
+
+def test_a_render_callable_runs_behind_get_prompt_too():
+    wire = Wire({"prompts_as_tools": True, "prompts": [{"name": "r", "render": lambda a: "made"}]})
+    wire.initialize()
+    result = wire.result("tools/call", {"name": "get_prompt", "arguments": {"name": "r"}})
+    assert json.loads(tool_text(result)) == {"messages": [{"role": "user", "content": "made"}]}
+
+
+def test_without_the_option_there_are_no_tools():
+    wire = Wire({"prompts": [prompt()]})
+    assert "tools" not in wire.initialize()["capabilities"]
+    assert wire.error("tools/list")["code"] == -32601
+    wire = Wire({"prompts": [prompt()]}, prompts_as_tools=True)  # (Server's option)
+    assert wire.initialize()["capabilities"]["tools"] == {"listChanged": False}
+    assert problems({"prompts": [], "prompts_as_tools": "yes"}) == [
+        ("prompts_as_tools", "expected true or false, got a string")]

@@ -1,0 +1,107 @@
+"""Prompts as tools, for clients that call only tools (Codex, Copilot CLI, most agent
+frameworks): opt-in (``"prompts_as_tools": true``, ``--prompts-as-tools``), loaded by the
+first ``tools/*`` request of a server that offers them.
+
+Two tools, with the names, input schemas and result shapes of FastMCP 4.2's
+``PromptsAsTools`` (an agent that knows one server knows the other): ``list_prompts``
+(no arguments) returns the prompts as JSON text, ``get_prompt`` (``name``, ``arguments``)
+the rendered messages as JSON text; from 2025-06-18 each also as ``structuredContent``
+``{"result": text}`` under the ``outputSchema`` that says so. A prompt that is unknown, or
+arguments it refuses, give a tool result with ``isError: true`` and the message
+``prompts/get`` gives (tools "Error Handling": tool execution errors are results). The
+prompts stay in ``prompts/list``.
+"""
+
+from ..codec import dumps
+from ..errors import InvalidParams, clip
+from ..model.config import decode_cursor, encode_cursor
+from .methods import Method, _cache_hints, _prompts_get
+from .state import Deferred
+
+_OUTPUT = {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}
+_TOOLS = (
+    {"name": "list_prompts", "title": "List Prompts",
+     "description": "List all available prompts.\n\nReturns JSON with prompt metadata including name, "
+                    "description,\nand optional arguments.",
+     "inputSchema": {"type": "object", "additionalProperties": False, "properties": {}}},
+    {"name": "get_prompt", "title": "Get Prompt",
+     "description": "Get a prompt by name with optional arguments.\n\nReturns the rendered prompt as "
+                    "JSON with a messages array.\nArguments should be provided as a dict mapping "
+                    "argument names\nto values.",
+     "inputSchema": {"type": "object", "additionalProperties": False, "required": ["name"], "properties": {
+         "name": {"type": "string", "description": "The name of the prompt to get"},
+         "arguments": {"anyOf": [{"type": "object", "additionalProperties": True}, {"type": "null"}],
+                       "default": None, "description": "Optional arguments for the prompt"}}}},
+)
+
+
+def _tools_list(session, call, cursor):
+    """The two tools, paged as ``prompts/list`` pages (a cursor names the last one sent)."""
+    config, rev = session.server.config, call.revision
+    scope = config.cache_scope if call.stateless else ""
+    names, start = [t["name"] for t in _TOOLS], 0
+    if cursor is not None:
+        last = decode_cursor(cursor, scope)
+        if last not in names:
+            raise InvalidParams("Invalid cursor")
+        start = names.index(last) + 1
+    page = _TOOLS[start:start + config.page_size]
+    # (title and outputSchema came with 2025-06-18, with titles)
+    result = {"tools": [dict(t, outputSchema=_OUTPUT) if rev.titles else
+                        {k: v for k, v in t.items() if k != "title"} for t in page]}
+    if start + len(page) < len(_TOOLS):
+        result["nextCursor"] = encode_cursor(page[-1]["name"], scope)
+    return _cache_hints(session, result) if call.stateless else result
+
+
+def _call_params(params):
+    name = params.get("name")
+    arguments = params.get("arguments")
+    if type(name) is not str:
+        raise InvalidParams("Invalid params: name must be a string")
+    if arguments is not None and type(arguments) is not dict:
+        raise InvalidParams("Invalid params: arguments must be an object")
+    if name not in ("list_prompts", "get_prompt"):  # (tools "Error Handling": unknown tool)
+        raise InvalidParams("Unknown tool: %s" % clip(name))
+    return name, arguments or {}
+
+
+def _tools_call(session, call, args):
+    name, arguments = args
+    if name == "list_prompts":
+        listed = [{"name": p["name"], "description": p.get("description"), "arguments": [
+            {"name": a["name"], "description": a.get("description"), "required": bool(a.get("required"))}
+            for a in p.get("arguments", ())]} for p in session.server.config.prompts.by_name.values()]
+        return _result(call, dumps(listed))
+    prompt = arguments.get("name")
+    if type(prompt) is not str:
+        return _result(call, "Invalid arguments: name must be a string", error=True)
+    try:
+        got = _prompts_get(session, call, (prompt, arguments.get("arguments"), {}))
+    except InvalidParams as exc:  # (unknown prompt, refused arguments: as prompts/get says it)
+        return _result(call, exc.message, error=True)
+    if type(got) is Deferred:  # (a render callable runs first)
+        return Deferred(call, got.work, lambda value: _messages(call, got.finish(value)))
+    return _messages(call, got)
+
+
+def _messages(call, got):
+    return _result(call, dumps({"messages": [
+        {"role": m["role"], "content": m["content"]["text"] if m["content"]["type"] == "text" else m["content"]}
+        for m in got["messages"]]}))
+
+
+def _result(call, text, error=False):
+    result = {"content": [{"type": "text", "text": text}]}
+    if error:
+        result["isError"] = True
+    elif call.revision.titles:  # (2025-06-18 on: what the outputSchema promises)
+        result["structuredContent"] = {"result": text}
+    return result
+
+
+#: method name -> its row (see ``methods.REGISTRY``)
+TOOLS = {m.name: m for m in (
+    Method("tools/list", _tools_list, check=lambda params: params.get("cursor")),
+    Method("tools/call", _tools_call, check=_call_params),
+)}
