@@ -26,6 +26,16 @@ def _parse_int(digits):
     return int(digits)
 
 
+def _probe(json):
+    """ImportError where ``json`` lost its C part: its Python scanner words errors another
+    way (``Invalid control character '\\x01' at``, one column on), which jsonlite does not."""
+    try:
+        json.loads('"\x01"')
+    except ValueError as exc:
+        if getattr(exc, "msg", "") != "Invalid control character at":
+            raise ImportError("json without its C part")
+
+
 def _codec():
     """``[decode(text), encode(value), quote(text), decode(text, object_hook)]``: ``json``'s,
     or where an install has no ``json`` (Debian's python3-minimal) or only its Python part,
@@ -33,8 +43,7 @@ def _codec():
     if not _json:
         try:
             import json
-            if json.decoder.c_scanstring is None:  # (its Python scanner words errors otherwise)
-                raise ImportError("json without its C part")
+            _probe(json)
         except ImportError:
             from . import jsonlite
             hooked = lambda text, hook=None: jsonlite.decode(text, _parse_int, _reject_constant, hook)  # noqa: E731
