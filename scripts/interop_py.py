@@ -160,10 +160,34 @@ async def tool_gets(call_tool, label, json):
     check(f"tools: {label} unknown prompt is isError", refused.is_error, repr(refused.content))
 
 
+async def ask_checks():
+    """mcp.Client fills the elicitation form an ask_for_missing prompt sends, and retries."""
+    import json
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"ask_for_missing": True, "prompts": [{"name": "review", "arguments": [
+            {"name": "code", "required": True, "description": "The code"},
+            {"name": "lang", "required": True, "choices": ["py", "js"]}],
+            "messages": [{"role": "user", "text": "Review {lang}: {code}"}]}]}, f)
+    server = StdioServerParameters(command="python3", args=["-m", "tinymcp", "--config", f.name],
+                                   env={"PYTHONPATH": ROOT}, cwd=ROOT)
+    asked = []
+
+    async def elicit(context, params):
+        asked.append(params.requested_schema)
+        return types.ElicitResult(action="accept", content={"code": "x = 1", "lang": "py"})
+    async with mcp.Client(server, elicitation_callback=elicit) as client:
+        result = await client.get_prompt("review", {})
+        texts = [m.content.text for m in result.messages]
+        check("ask: mcp.Client fills the form for missing arguments and gets the prompt",
+              texts == ["Review py: x = 1"] and len(asked) == 1
+              and asked[0]["properties"]["lang"].get("enum") == ["py", "js"], repr((texts, asked)))
+
+
 async def main():
     for name, checks in [("ClientSession", session_checks), ("mcp.Client", client_checks),
-                         ("examples", example_checks), ("tools", tools_checks)]:
-        if name == "mcp.Client" and not hasattr(mcp, "Client"):
+                         ("examples", example_checks), ("tools", tools_checks), ("ask", ask_checks)]:
+        if name in ("mcp.Client", "ask") and not hasattr(mcp, "Client"):
             print("SKIP: py: mcp.Client not in this SDK version")
             continue
         try:

@@ -42,6 +42,10 @@ CONFORMANCE_CONFIG = {"server": {"name": "conformance", "version": "1.0"}, "prom
      "messages": [{"role": "user", "content": {"type": "image", "mimeType": "image/png", "data": (
          "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")}},
                   {"role": "user", "text": "Please analyze the image above."}]},
+    {"name": "test_input_required_result_prompt", "description": "A prompt that asks for its context",
+     "ask_for_missing": True, "arguments": [{"name": "context", "required": True,
+                                              "description": "What context should the prompt use?"}],
+     "messages": [{"role": "user", "text": "Use this context: {context}"}]},
 ]}
 #: the suite's server scenarios that concern a prompts server, and the revisions each is run
 #: at (the rest are tools, resources, elicitation, sampling or the HTTP transport itself)
@@ -49,6 +53,7 @@ HANDSHAKE, MODERN = ("2025-06-18", "2025-11-25"), ("2026-07-28",)
 SCENARIOS = (
     ("server-initialize", HANDSHAKE), ("ping", HANDSHAKE), ("logging-set-level", HANDSHAKE),
     ("server-stateless", MODERN), ("caching", MODERN), ("input-required-result-unsupported-methods", MODERN),
+    ("input-required-result-non-tool-request", MODERN),
     ("prompts-list", HANDSHAKE + MODERN), ("prompts-get-simple", HANDSHAKE + MODERN),
     ("prompts-get-with-args", HANDSHAKE + MODERN), ("prompts-get-embedded-resource", HANDSHAKE + MODERN),
     ("prompts-get-with-image", HANDSHAKE + MODERN), ("completion-complete", HANDSHAKE + MODERN),

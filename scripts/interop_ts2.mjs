@@ -183,4 +183,35 @@ try {
 } finally {
     rmSync(folder, { recursive: true, force: true });
 }
+
+// An ask_for_missing prompt (2026-07-28 input_required): the client fills the elicitation form
+// with its own handler and retries by itself.
+{
+    const askFolder = mkdtempSync(join(tmpdir(), 'tinymcp-ask-'));
+    const askConfig = join(askFolder, 'ask.json');
+    writeFileSync(askConfig, JSON.stringify({ ask_for_missing: true, prompts: [{ name: 'review', arguments: [
+        { name: 'code', required: true }, { name: 'lang', required: true, choices: ['py', 'js'] }],
+        messages: [{ role: 'user', text: 'Review {lang}: {code}' }] }] }));
+    const client = new Client({ name: 'tinymcp-interop-ask', version: '1' }, {
+        capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const asked = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(request.params.requestedSchema);
+        return { action: 'accept', content: { code: 'x = 1', lang: 'py' } };
+    });
+    try {
+        await client.connect(new StdioClientTransport({ command: 'python3', args: ['-m', 'tinymcp', '--config', askConfig],
+            env: { ...getDefaultEnvironment(), PYTHONPATH: root }, cwd: root }));
+        const got = await client.getPrompt({ name: 'review', arguments: {} });
+        const texts = got.messages.map((m) => m.content.text);
+        check('ask: the client fills the form for missing arguments and gets the prompt',
+            texts.length === 1 && texts[0] === 'Review py: x = 1' && asked.length === 1
+                && JSON.stringify(asked[0].required) === '["code","lang"]', JSON.stringify([texts, asked]));
+    } catch (e) {
+        check('ask: ran without unexpected error', false, String(e?.stack ?? e));
+    } finally {
+        await client.close();
+        rmSync(askFolder, { recursive: true, force: true });
+    }
+}
 process.exit(failures ? 1 : 0);

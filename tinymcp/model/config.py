@@ -20,7 +20,7 @@ DEFAULT_TTL_MS = 60000
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 _TOP_KEYS = ("server", "page_size", "ttl_ms", "cache_scope", "log_level", "limits", "prompts", "prompt_dirs",
-             "prompts_as_tools")
+             "prompts_as_tools", "ask_for_missing")
 _SERVER_KEYS = ("name", "version", "title", "instructions")
 
 
@@ -28,11 +28,11 @@ class ServerConfig:
     """What a server serves: identity, instructions, page size, limits and the prompt set."""
 
     __slots__ = ("name", "version", "title", "instructions", "page_size", "prompts", "ttl_ms",
-                 "cache_scope", "log_level", "limits", "tools")
+                 "cache_scope", "log_level", "limits", "tools", "ask")
 
     def __init__(self, prompts, name="tinymcp", version=None, title=None, instructions=None,
                  page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public",
-                 log_level=None, limits=None, tools=False):
+                 log_level=None, limits=None, tools=False, ask=False):
         from .. import __version__
         self.prompts = prompts
         self.name = name
@@ -48,6 +48,9 @@ class ServerConfig:
         self.limits = limits if limits is not None else Limits()
         #: prompts offered as two tools too, for clients that call only tools (``protocol/tools``)
         self.tools = tools
+        #: 2026-07-28: ask a client that can elicit for a prompt's missing arguments
+        #: (``protocol/ask``; a prompt's own ``ask_for_missing`` wins)
+        self.ask = ask
 
     def with_overrides(self, page_size=None, limits=None, tools=None):
         """A copy with ``Server(page_size=..., limits=..., prompts_as_tools=...)`` applied
@@ -95,6 +98,7 @@ def load_config(config, owned=False):
     log_level = check.one_of(config, "log_level", "", LOG_LEVELS)
     limits = Limits.from_wire(check, config["limits"], "limits") if "limits" in config else {}
     tools = check.field(config, "prompts_as_tools", "", "boolean")
+    ask = check.field(config, "ask_for_missing", "", "boolean")
     by_name = {}
     for i, p in enumerate(check.field(config, "prompts", "", "list", required=True) or ()):
         path = "prompts[%d]" % i
@@ -111,7 +115,7 @@ def load_config(config, owned=False):
     return ServerConfig(PromptSet(by_name), page_size=page_size or DEFAULT_PAGE_SIZE,
                         ttl_ms=DEFAULT_TTL_MS if ttl_ms is None else ttl_ms,
                         cache_scope=cache_scope, log_level=log_level, limits=Limits(**limits),
-                        tools=bool(tools), **info)
+                        tools=bool(tools), ask=bool(ask), **info)
 
 
 class PromptSet:

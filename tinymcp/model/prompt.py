@@ -13,7 +13,7 @@ from .check import ROLES, describe, surrogate_at
 from .template import Template, check_template, fill, names_within, parse_template
 
 #: a prompt's keys and an argument's (their order: for messages only)
-PROMPT_KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render",
+PROMPT_KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render", "ask_for_missing",
                "complete")
 ARGUMENT_KEYS = ("name", "title", "description", "required", "default", "completions", "complete", "choices")
 _PROMPT_KEYS, _ARGUMENT_KEYS = frozenset(PROMPT_KEYS), frozenset(ARGUMENT_KEYS)
@@ -63,6 +63,7 @@ def check(problems, p, path):
         for key in ("render", "complete"):
             if key in p:
                 problems.field(p, key, path, "callable")
+        problems.field(p, "ask_for_missing", path, "boolean")
     declared = _check_arguments(problems, p, path) if "arguments" in p else ()
     if ("messages" in p) == ("render" in p):
         problems.fail(path, "expected exactly one of 'messages' or 'render'")

@@ -76,7 +76,7 @@ def _cache_hints(session, result):
 def stateless_result(session, call, result):
     """2026-07-28 basic-overview "Result Responses": the result MUST have resultType;
     servers SHOULD put serverInfo in every result's _meta."""
-    result["resultType"] = "complete"
+    result.setdefault("resultType", "complete")  # (protocol/ask's: "input_required")
     result.setdefault("_meta", {})[META_SERVER_INFO] = server_info(session, call.revision)
     return result
 
@@ -129,8 +129,8 @@ def _get_params(params):
 def _retry_fields(params):
     """2026-07-28 mrtr "Error Handling": servers SHOULD validate that ``inputResponses``
     is a valid ``InputResponses`` object (each response an object), and the schema types
-    ``requestState`` as a string: -32602 otherwise. What they hold is ignored: no prompt
-    of ours ever answers ``input_required``, so no retry carries anything we asked for."""
+    ``requestState`` as a string: -32602 otherwise. Only a prompt that asks for missing
+    arguments (``protocol/ask``) reads what they hold; tinymcp never sends a requestState."""
     responses = params.get("inputResponses", {})
     if type(responses) is not dict:
         raise InvalidParams("Invalid params: inputResponses must be an object")
@@ -146,7 +146,13 @@ def _prompts_get(session, call, args):
     if call.stateless:
         _retry_fields(params)
     p = _prompt(session, name)
-    limits = session.server.config.limits
+    config = session.server.config
+    if call.stateless and p.get("ask_for_missing", config.ask):  # (opt-in: protocol/ask)
+        from .ask import ask_or_merge
+        arguments, asking = ask_or_merge(p, arguments, params)
+        if asking is not None:
+            return asking
+    limits = config.limits
     values = prompts.values(p, arguments, limits)
     if "render" in p:
         return Deferred(call, lambda: prompts.call_render(p, values),

@@ -1,0 +1,55 @@
+"""Asking for a prompt's missing arguments (2026-07-28 "Multi Round-Trip Requests"): opt-in
+(``"ask_for_missing": true``, at the top of a config or on a prompt), loaded by the first
+stateless ``prompts/get`` of a prompt that asks.
+
+When a ``prompts/get`` lacks required arguments and the request's client capabilities
+declare elicitation in form mode, the answer is an ``InputRequiredResult`` with one
+``elicitation/create`` form whose schema holds the missing arguments; the client's retry
+carries the user's answers in ``inputResponses``, merged over the arguments it gives,
+and the prompt is rendered (still missing: asked again, mrtr "Error Handling"). No
+``requestState`` is sent: the retry carries everything, so there is no state to protect
+(mrtr "Server Requirements"). Otherwise, and in the handshake era, a missing argument
+stays -32602.
+"""
+
+from .state import META_CAPABILITIES
+
+#: the key of our one input request (mrtr "InputRequests": server-assigned, unique)
+KEY = "missing_arguments"
+
+
+def ask_or_merge(p, arguments, params):
+    """``(arguments, None)``: the request's arguments with the user's answers merged, ready
+    to render (or to be refused as ever); ``(arguments, result)``: the ``input_required``
+    result to send instead."""
+    if arguments is not None and type(arguments) is not dict:
+        return arguments, None  # (refused, as ever, by prompt.values)
+    merged = dict(arguments or {})
+    answer = (params.get("inputResponses") or {}).get(KEY)
+    declared = {a["name"]: a for a in p.get("arguments", ())}
+    if type(answer) is dict and answer.get("action") == "accept" and type(answer.get("content")) is dict:
+        for name, value in answer["content"].items():
+            if name in declared and type(value) is str and value and not merged.get(name):
+                merged[name] = value  # (what the user typed; what the request gave wins)
+    elif type(answer) is dict:
+        return merged, None  # (declined or cancelled: not asked again)
+    missing = [a for a in declared.values() if a.get("required") and not merged.get(a["name"])]
+    meta = params.get("_meta")
+    caps = meta.get(META_CAPABILITIES) if type(meta) is dict else None
+    elicit = caps.get("elicitation") if type(caps) is dict else None
+    # mrtr: MUST NOT send a request kind the client did not declare (an empty elicitation
+    # object means form mode, as before modes were named)
+    if not missing or type(elicit) is not dict or (elicit and "form" not in elicit):
+        return merged, None
+    properties = {}
+    for a in missing:
+        prop = properties[a["name"]] = {"type": "string", "title": a.get("title", a["name"])}
+        for key, to in (("description", "description"), ("default", "default"), ("choices", "enum")):
+            if key in a:
+                prop[to] = a[key]
+    return merged, {"resultType": "input_required", "inputRequests": {KEY: {
+        "method": "elicitation/create", "params": {
+            "mode": "form", "message": "Prompt %s needs %s" % (p["name"], ", ".join(
+                a.get("title", a["name"]) for a in missing)),
+            "requestedSchema": {"type": "object", "properties": properties,
+                                "required": [a["name"] for a in missing]}}}}}
