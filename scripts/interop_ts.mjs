@@ -102,4 +102,32 @@ try {
 } finally {
     await exampleClient.close();
 }
+
+// A client that calls only tools: --prompts-as-tools lists and renders every example through
+// list_prompts and get_prompt.
+const toolsClient = new Client({ name: 'tinymcp-interop-ts-tools', version: '1.0' });
+try {
+    await toolsClient.connect(new StdioClientTransport({
+        command: 'python3', args: ['-m', 'tinymcp', '--prompts', examples, '--prompts-as-tools'],
+        env: { ...getDefaultEnvironment(), PYTHONPATH: root }, cwd: root
+    }));
+    const tools = (await toolsClient.listTools()).tools.map((t) => t.name);
+    check('tools: tools/list names list_prompts and get_prompt',
+        JSON.stringify(tools) === '["list_prompts","get_prompt"]', JSON.stringify(tools));
+    const listed = JSON.parse((await toolsClient.callTool({ name: 'list_prompts', arguments: {} })).content[0].text);
+    check('tools: list_prompts names every example',
+        JSON.stringify(listed.map((p) => p.name).sort()) === JSON.stringify(Object.keys(exampleGets).sort()));
+    for (const [name, [args, expected]] of Object.entries(exampleGets)) {
+        const got = await toolsClient.callTool({ name: 'get_prompt', arguments: { name, arguments: args } });
+        const texts = JSON.parse(got.content[0].text).messages.map((m) => m.content);
+        check(`tools: get_prompt ${name}`, !got.isError && texts.some((t) => typeof t === 'string' && t.includes(expected)),
+            JSON.stringify(texts));
+    }
+    const refused = await toolsClient.callTool({ name: 'get_prompt', arguments: { name: 'nope' } });
+    check('tools: an unknown prompt is an isError result', refused.isError === true, JSON.stringify(refused));
+} catch (e) {
+    check('tools: ran without unexpected error', false, String(e?.stack ?? e));
+} finally {
+    await toolsClient.close();
+}
 process.exit(failures ? 1 : 0);
