@@ -117,39 +117,40 @@ class _Reader:
     def object(self, i):
         text, out = self.text, {}
         i = self.skip(i)
-        if text[i:i + 1] != "}":
-            while True:
-                if text[i:i + 1] != '"':
-                    raise DecodeError("Expecting property name enclosed in double quotes", text, i)
-                key, i = self.string(i + 1)
-                i = self.skip(i)
-                if text[i:i + 1] != ":":
-                    raise DecodeError("Expecting ':' delimiter", text, i)
-                out[key], i = self.value(self.skip(i + 1))
-                i = self.skip(i)
-                c = text[i:i + 1]
-                if c == "}":
-                    break
-                if c != ",":
-                    raise DecodeError("Expecting ',' delimiter", text, i)
-                i = self.skip(i + 1)
-        return (out if self.hook is None else self.hook(out)), i + 1
+        done = text[i:i + 1] == "}"
+        i += done
+        while not done:
+            if text[i:i + 1] != '"':
+                raise DecodeError("Expecting property name enclosed in double quotes", text, i)
+            key, i = self.string(i + 1)
+            i = self.skip(i)
+            if text[i:i + 1] != ":":
+                raise DecodeError("Expecting ':' delimiter", text, i)
+            out[key], i = self.value(self.skip(i + 1))
+            done, i = self.after(i, "}")
+        return (out if self.hook is None else self.hook(out)), i
 
     def array(self, i):
-        text, out = self.text, []
+        out = []
         i = self.skip(i)
-        if text[i:i + 1] != "]":
-            while True:
-                value, i = self.value(i)
-                out.append(value)
-                i = self.skip(i)
-                c = text[i:i + 1]
-                if c == "]":
-                    break
-                if c != ",":
-                    raise DecodeError("Expecting ',' delimiter", text, i)
-                i = self.skip(i + 1)
-        return out, i + 1
+        done = self.text[i:i + 1] == "]"
+        i += done
+        while not done:
+            value, i = self.value(i)
+            out.append(value)
+            done, i = self.after(i, "]")
+        return out, i
+
+    def after(self, i, closing):
+        """After a member: ``(True, the index past closing)``, or ``(False, the index of the
+        next member)``."""
+        i = self.skip(i)
+        c = self.text[i:i + 1]
+        if c == closing:
+            return True, i + 1
+        if c != ",":
+            raise DecodeError("Expecting ',' delimiter", self.text, i)
+        return False, self.skip(i + 1)
 
 
 # --- encoding -----------------------------------------------------------------------------------
