@@ -318,11 +318,23 @@ def test_a_plain_markdown_file_with_shell_variables_is_not_a_command():
     assert rendered("notes.md", "Echo $HOME and $PATH.\n") == [("user", "Echo $HOME and $PATH.")]
 
 
-def test_a_command_without_placeholders_takes_no_arguments():
-    result = parsed("s.md", "---\ndescription: Status\nallowed-tools: Bash\n---\nShow !`git status`\n")
+def test_a_command_without_placeholders_appends_what_was_typed_as_claude_code_does():
+    # (20 real commands could not take "/commit fix typo": no argument was declared)
+    text = "---\ndescription: Status\nallowed-tools: Bash\n---\nShow !`git status`\n"
+    result = parsed("s.md", text)
     assert result.format == "command"
-    assert result.prompt == {"name": "s", "description": "Status",
-                             "messages": [{"role": "user", "text": "Show !`git status`"}]}
+    assert result.prompt["arguments"] == [{"name": "arguments", "append": "\n\nARGUMENTS: ",
+                                           "description": "Everything after the command, as typed"}]
+    assert rendered("s.md", text) == [("user", "Show !`git status`")]
+    assert rendered("s.md", text, arguments="--short") == [("user", "Show !`git status`\n\nARGUMENTS: --short")]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is 3.11+")
+def test_a_gemini_command_without_args_appends_the_command_as_typed():
+    text = 'prompt = "Summarize the changes."\n'
+    assert rendered("git/sum.toml", text) == [("user", "Summarize the changes.")]
+    assert rendered("git/sum.toml", text, args="since v1") == [
+        ("user", "Summarize the changes.\n\n/git:sum since v1")]
 
 
 def test_command_name_key_is_ignored_as_claude_code_does():

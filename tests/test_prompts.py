@@ -366,3 +366,20 @@ def test_choices_must_be_a_non_empty_list_holding_the_default_and_alone():
         ("prompts[0].arguments[0]", "expected at most one of 'choices', 'completions' or 'complete'")]
     assert problems({"prompts": [prompt(arguments=[{"name": "a", "choices": [1]}])]}) == [
         ("prompts[0].arguments[0].choices[0]", "expected a string, got the number 1")]
+
+
+def test_an_appended_argument_goes_after_the_text_only_when_given():
+    from conftest import problems, prompt
+    config = {"prompts": [
+        {"name": "t", "arguments": [{"name": "more", "append": "\n\nMORE: "}],
+         "messages": [{"role": "user", "text": "Base"}]},
+        {"name": "img", "arguments": [{"name": "more", "append": "\n\nMORE: "}],
+         "messages": [{"role": "user", "content": {"type": "image", "data": "aGk=", "mimeType": "image/png"}}]}]}
+    wire = Wire(config)
+    wire.initialize()
+    texts = lambda name, args: [m["content"].get("text") for m in wire.get(name, args)["result"]["messages"]]  # noqa: E731
+    assert texts("t", {}) == ["Base"] and texts("t", {"more": ""}) == ["Base"]
+    assert texts("t", {"more": "x {y}"}) == ["Base\n\nMORE: x {y}"]
+    assert texts("img", {"more": "x"}) == [None, "MORE: x"]  # (after a block: a message of its own)
+    assert problems({"prompts": [prompt(arguments=[{"name": "a", "append": 1}])]}) == [
+        ("prompts[0].arguments[0].append", "expected a string, got the number 1")]

@@ -391,8 +391,10 @@ def _command(result, relpath, front, body_line, body, name=None):
     named = named if isinstance(named, list) else []
     pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)])
     arguments, names = _command_arguments(pieces, body, hint)
-    if arguments:
-        prompt["arguments"] = arguments
+    if not arguments:  # Claude Code appends "ARGUMENTS: <input>" to a command without placeholders
+        arguments = [{"name": "arguments", "description": "Everything after the command, as typed"
+                      + (" (%s)" % hint if isinstance(hint, str) and hint else ""), "append": "\n\nARGUMENTS: "}]
+    prompt["arguments"] = arguments
     _single(result, prompt, "".join(
         _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
 
@@ -587,8 +589,9 @@ def _gemini(relpath, text):
                     "command's text)" if body is None else "expected a string, got %s" % describe(body))
         return result
     pieces = body.split("{{args}}")
-    if len(pieces) > 1:
-        prompt["arguments"] = [{"name": "args", "description": "Everything after the command, as typed"}]
+    prompt["arguments"] = [{"name": "args", "description": "Everything after the command, as typed"}]
+    if len(pieces) == 1:  # Gemini CLI appends the command as typed, after a blank line
+        prompt["arguments"][0]["append"] = "\n\n/%s " % prompt["name"]
     _single(result, prompt, "{args}".join(_literal(p) for p in pieces), result.lines.get("prompt", 1))
     return result
 

@@ -15,7 +15,8 @@ from .template import Template, check_template, fill, names_within, parse_templa
 #: a prompt's keys and an argument's (their order: for messages only)
 PROMPT_KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render", "ask_for_missing",
                "complete")
-ARGUMENT_KEYS = ("name", "title", "description", "required", "default", "completions", "complete", "choices")
+ARGUMENT_KEYS = ("name", "title", "description", "required", "default", "completions", "complete", "choices",
+                 "append")
 _PROMPT_KEYS, _ARGUMENT_KEYS = frozenset(PROMPT_KEYS), frozenset(ARGUMENT_KEYS)
 _PLAIN_PROMPT_KEYS = frozenset(("name", "title", "description", "arguments", "messages"))
 _PLAIN_ARGUMENT_KEYS = frozenset(("name", "title", "description", "required", "default"))
@@ -128,7 +129,7 @@ def _check_arguments(problems, p, path):
         _check_name(problems, a, apath)
         if type(name) is str:
             declared.add(name)
-        for key in ("title", "description", "default"):
+        for key in ("title", "description", "default", "append"):
             if key in a and type(a[key]) is not str:
                 problems.field(a, key, apath, "string")
         required = a.get("required", False)
@@ -255,9 +256,17 @@ def render(p, values, limits):
             len(text) + text.count("{") * total * kind.growth for text, kind in _templates(m))
     if bound > limits.max_render_bytes and _measure(messages, values, len) > limits.max_render_bytes:
         raise too_big(_measure(messages, values, escaped_size), limits)
-    return [{"role": m["role"], "content": {"type": "text", "text": fill(m["text"], values)}}
-            if "text" in m else {"role": m["role"], "content": content().fill_block(m["content"], values)}
-            for m in messages]
+    out = [{"role": m["role"], "content": {"type": "text", "text": fill(m["text"], values)}}
+           if "text" in m else {"role": m["role"], "content": content().fill_block(m["content"], values)}
+           for m in messages]
+    for a in p.get("arguments", ()):  # (a host's way: "ARGUMENTS: <what was typed>" after the text)
+        if "append" in a and values.get(a["name"]):
+            text = a["append"] + values[a["name"]]
+            if out[-1]["content"]["type"] == "text":
+                out[-1]["content"]["text"] += text
+            else:
+                out.append({"role": "user", "content": {"type": "text", "text": text.lstrip()}})
+    return out
 
 
 def _measure(messages, values, measure):
