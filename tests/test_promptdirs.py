@@ -609,3 +609,20 @@ def test_a_gemini_commands_folder_is_read_as_gemini_cli_reads_it_toml_only(tmp_p
     root = write(tmp_path / ".gemini" / "commands", {"commit.toml": COMMIT, "notes.md": "Not a command\n"})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["commit"]
     assert names(tinymcp.load_files(prompt_dirs=[str(tmp_path)])) == []  # (.gemini: a hidden folder)
+
+
+@pytest.mark.parametrize("host", [".claude/commands", ".codex/prompts", ".opencode/command",
+                                  ".cursor/commands", ".windsurf/workflows"])
+def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path, host):
+    # (outside such a folder, a plain .md with no placeholder is MCP Markdown and takes nothing)
+    root = write(tmp_path / host, {"tidy.md": "Tidy the code.\n", "notes.toml": 'prompt = "x"\n'})
+    [p] = tinymcp.load_files(prompt_dirs=[root]).prompts.by_name.values()
+    assert p["name"] == "tidy" and [a["name"] for a in p["arguments"]] == ["arguments"]
+    plain = write(tmp_path / "plain", {"tidy.md": "Tidy the code.\n"})
+    assert "arguments" not in tinymcp.load_files(prompt_dirs=[plain]).prompts.by_name["tidy"]
+
+
+def test_a_github_prompts_folder_serves_its_prompt_files_as_vs_code_does(tmp_path):
+    root = write(tmp_path / ".github" / "prompts", {"plan.prompt.md": "Plan ${input:goal}\n",
+                                                     "README.md": "How to use these prompts\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plan"]

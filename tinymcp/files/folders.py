@@ -123,17 +123,32 @@ def _inside(path, top):
     return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
+#: a host's own folder (the last two names of its real path) -> how its files are read
+HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "command",
+         (".opencode", "command"): "command", (".cursor", "commands"): "command",
+         (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini"}
+#: the files each kind of host folder holds (others: .md and .toml)
+_HOST_SUFFIXES = {"command": (".md",), "vscode": (".prompt.md",), "gemini": (".toml",)}
+
+
+def folder_host(folder):
+    """How a folder that is a host's own is read (``HOSTS``; it or a folder it is in), else
+    None: ``.claude/commands`` as Claude Code reads it (every .md a command),
+    ``.github/prompts`` as VS Code (its .prompt.md files), ``.gemini/commands`` as Gemini
+    CLI (its .toml files); Codex prompts, OpenCode commands, Cursor commands and Windsurf
+    workflows are read as Claude Code commands."""
+    parts = os.path.realpath(folder).split(os.sep)
+    return next((HOSTS[pair] for pair in zip(parts, parts[1:]) if pair in HOSTS), None)
+
+
 def _walk(folder, max_depth, problems=None):
     """``(relative path, path, DirEntry)`` of each prompt file under ``folder``, by path:
     names starting with "." are skipped, files and folders alike, and so are symlinked
-    folders (no walk loops); of a folder holding a ``SKILL.md``, that file alone; under
-    ``.gemini/commands``, ``.toml`` files alone. Iterative, and never deeper than ``max_depth`` folders below
+    folders (no walk loops); of a folder holding a ``SKILL.md``, that file alone; in a
+    host's own folder (``folder_host``), the files that host reads. Iterative, and never deeper than ``max_depth`` folders below
     ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable,
     ``(relative path, message)``."""
-    # (in a Gemini CLI commands folder, as Gemini CLI reads it: its .toml files only)
-    parts = os.path.realpath(folder).split(os.sep)
-    gemini = any(a == ".gemini" and b == "commands" for a, b in zip(parts, parts[1:]))
-    suffixes = (".toml",) if gemini else _SUFFIXES
+    suffixes = _HOST_SUFFIXES.get(folder_host(folder), _SUFFIXES)
     found, todo = [], [("", folder, 0)]
     while todo:
         rel_top, top, depth = todo.pop()
@@ -212,10 +227,11 @@ def build(config, folders, notes=None, served=None, sources=None):
         if isinstance(files, str):  # (it could not be read)
             problems.append((folder, files))
             continue
+        host = folder_host(folder)
         for rel, data in files:
             where = os.path.join(folder, rel)
             mine = []
-            result = _parse(rel, data, where, mine, notes)
+            result = _parse(rel, data, where, mine, notes, host)
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
             if taken:
@@ -259,7 +275,7 @@ def _left_out(problems):
     return [(path, message + " (not served)") for path, message in problems]
 
 
-def _parse(rel, data, where, problems, notes=None):
+def _parse(rel, data, where, problems, notes=None, host=None):
     """The ``PromptFile`` of one file's bytes, or None after recording its problems (and
     its warnings in ``notes``, when reading leniently)."""
     if isinstance(data, str):
@@ -272,7 +288,7 @@ def _parse(rel, data, where, problems, notes=None):
         problems.append(("%s:%d" % (where, line), "not UTF-8 (save the file as UTF-8)"))
         return None
     from .formats import parse
-    result = parse(rel, text)
+    result = parse(rel, text, host == "command")
     if notes is not None:
         notes.extend(("%s:%d" % (where, line), message) for line, message in result.warnings)
     for line, column, path, message in result.problems:

@@ -98,8 +98,9 @@ def _named(relpath, front):
     return prompt_name(relpath, name) if isinstance(name, str) and name else name
 
 
-def parse(relpath, text):
-    """The ``PromptFile`` of ``text``, the content of the file at ``relpath``."""
+def parse(relpath, text, command=False):
+    """The ``PromptFile`` of ``text``, the content of the file at ``relpath``; ``command``:
+    a ``.md`` is a command whatever it holds (a host's commands folder)."""
     if text.startswith("\ufeff"):
         text = text[1:]  # (a byte order mark says nothing more)
     if "\r" in text:
@@ -112,7 +113,7 @@ def parse(relpath, text):
     front, body_line, body = _front_matter(result, text)
     if front is None:
         return result
-    if result.format == "mcp" and _is_command(front, body):
+    if result.format == "mcp" and (command or _is_command(front, body)):
         result.format = "command"
     {"mcp": _mcp, "command": _command, "vscode": _vscode, "skill": _skill}[result.format](
         result, relpath, front, body_line, body)
