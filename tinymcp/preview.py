@@ -163,9 +163,10 @@ class _Client:
 
 
 def list_prompts(server, out, sources=None, as_json=False):
-    """Write each prompt (name, description, arguments, and where it comes from: ``sources``
-    maps a name to ``(file, format)``) to ``out``, as text or as one JSON array; the exit
-    status."""
+    """Write each prompt (name, description, arguments, and where it comes from:
+    ``sources`` is ``({name: (file, format)}, the config file or None)``) to ``out``, as
+    text or as one JSON array; the exit status."""
+    files, config_file = sources or ({}, None)
     client, cursor, listed = _Client(server), None, []
     while True:
         result = client.call("prompts/list", {"cursor": cursor} if cursor else {})
@@ -174,7 +175,7 @@ def list_prompts(server, out, sources=None, as_json=False):
         if not cursor:
             break
     for prompt in listed:
-        where, kind = (sources or {}).get(prompt["name"], (None, None))
+        where, kind = files.get(prompt["name"]) or ((config_file, "json") if config_file else (None, None))
         if as_json:
             prompt.update({"source": where, "format": kind} if where else {})
             continue

@@ -107,7 +107,8 @@ class ConfigFile:
         self.notes = []
         self._told = set()
         self._served = set()  # the prompt files the last load served
-        #: prompt name -> ``(file, format)`` of what the last load served (``--list``)
+        #: prompt name -> ``(file, format)`` of the prompt files the last load served
+        #: (``--list``; the others are the config file's)
         self.sources = {}
         #: how messages name what is served
         self.name = ", ".join(([path] if path else []) + self.dirs)
@@ -145,9 +146,7 @@ class ConfigFile:
         return (len(data), hash(data), hash(files)), config, files
 
     def _build(self, config, files):
-        self.notes, own = [], config.get("prompts") if type(config) is dict else None
-        self.sources = {p["name"]: (self.path, "json") for p in own if type(p) is dict
-                        and type(p.get("name")) is str} if type(own) is list else {}
+        self.notes, self.sources = [], {}
         if not self.folders:
             return load_config(config, owned=True)
         # (leniently, a file with problems is left out, unless it was served: a bad edit
