@@ -17,7 +17,8 @@ OPTIONS = {
     "--page-size": ("page_size", "count"), "--max-clients": ("max_clients", "count"),
     "--allow-uid": ("allow_uids", "uids"), "--socket-mode": ("socket_mode", "mode"),
     "--socket-group": ("socket_group", "text"), "--prompts": ("prompts", "paths"),
-    "--list": ("list", "flag"), "--json": ("json", "flag"), "--prompts-as-tools": ("tools", "flag"), "--render": ("render", "text"), "--arg": ("args", "pairs"),
+    "--list": ("list", "flag"), "--json": ("json", "flag"), "--render": ("render", "text"),
+    "--arg": ("args", "pairs"), "--prompts-as-tools": ("tools", "flag"),
 }
 #: what each option's value is, as usage errors say it
 VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "a socket path",
