@@ -38,10 +38,10 @@ DRAIN_SECONDS = 2.0
 #: One peer's lines are served for about this long (at least one line) before every other
 #: peer ready gets its turn (the loop's next round).
 TURN_SECONDS = 0.02
-#: write errors that mean the peer went away: the connection ends without a log line
 #: a refused reload tells sessions of its first REPORTED problems (each cut to REPORTED_CHARS
 #: characters) and how many more there are; stderr has them all
 REPORTED, REPORTED_CHARS = 10, 200
+#: write errors that mean the peer went away: the connection ends without a log line
 QUIET_ERRORS = frozenset((errno.EPIPE, errno.ECONNRESET, errno.EBADF, errno.ENOTCONN))
 
 
