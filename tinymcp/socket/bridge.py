@@ -24,6 +24,9 @@ from ..io.stdio import nonblocking_if_pipe, restore_blocking
 BUFFERED = 1024 * 1024
 #: the longest line whose request id is kept (longer ones go by untracked)
 TRACKED = 64 * 1024 * 1024
+#: how every reply the server writes begins: only the id after it is decoded (a rendered
+#: prompt of 8 MiB costs pure-Python JSON, as on python3-minimal, seconds to decode whole)
+_REPLY = b'{"jsonrpc":"2.0","id":'
 
 
 def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
@@ -143,6 +146,13 @@ class _Relay:
         out = []
         for line in lines:
             try:
+                if line.startswith(_REPLY):  # (a reply of ours: its id, not its result, decoded)
+                    for after in (b',"result":', b',"error":'):
+                        head = line[len(_REPLY):].partition(after)[0]
+                        if len(head) < len(line) - len(_REPLY):
+                            out.append({"id": loads(head.decode("utf-8"))})
+                            break
+                    continue
                 msg = loads(line.decode("utf-8"))
             except (ValueError, RecursionError):
                 continue
