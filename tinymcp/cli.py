@@ -15,24 +15,18 @@ OPTIONS = {
     "--check": ("check", "flag"), "--strict": ("strict", "flag"), "--watch": ("watch", "flag"),
     "--config": ("config", "text"), "--socket": ("socket", "path"), "--connect": ("connect", "path"),
     "--page-size": ("page_size", "count"), "--max-clients": ("max_clients", "count"),
-    "--allow-uid": ("allow_uids", "uids"), "--socket-mode": ("socket_mode", "mode"),
+    "--allow-uid": ("allow_uids", "paths"), "--socket-mode": ("socket_mode", "text"),
     "--socket-group": ("socket_group", "text"), "--prompts": ("prompts", "paths"),
     "--list": ("list", "flag"), "--json": ("json", "flag"), "--render": ("render", "text"),
     "--arg": ("args", "pairs"), "--prompts-as-tools": ("tools", "flag"),
 }
-#: what each option's value is, as usage errors say it
-VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "a socket path",
-          "--page-size": "a whole number", "--max-clients": "a whole number",
-          "--allow-uid": "numeric uids", "--socket-mode": "an octal mode",
-          "--socket-group": "a group name or gid", "--prompts": "a directory",
-          "--render": "a prompt name", "--arg": "NAME=VALUE"}
 #: options that only mean something beside another: option -> (what it needs, said so)
 NEEDS = {"--max-clients": ("socket", "--socket PATH"),
          "--allow-uid": ("socket", "--socket PATH"), "--socket-mode": ("socket", "--socket PATH"),
          "--socket-group": ("socket", "--socket PATH"), "--arg": ("render", "--render NAME"),
          "--json": ("list", "--list")}
 #: a kind's empty value: every option starts with it
-_EMPTY = {"uids": set, "flag": bool, "paths": list, "pairs": dict}
+_EMPTY = {"flag": bool, "paths": list, "pairs": dict}
 
 
 def parse_args(argv):
@@ -56,7 +50,7 @@ def parse_args(argv):
             opts[key] = True
             continue
         value = _take(name, value if eq else None, args)
-        if kind in ("uids", "paths", "pairs"):
+        if kind in ("paths", "pairs"):
             _add(opts[key], name, kind, value)
             continue
         if name in given:  # (which one was meant?)
@@ -71,15 +65,18 @@ def _take(name, value, args):
     """The value of option ``name``: ``value`` (after ``=``), else the next argument."""
     if value is None:
         if not args:
-            raise UsageError("%s needs %s" % (name, VALUES[name]))
+            raise _needs(name)
         value = args.pop(0)
         if value.partition("=")[0] in OPTIONS:
-            raise UsageError("%s needs %s (got the option %r: is the value missing?)"
-                             % (name, VALUES[name], value))
+            raise _needs(name, " (got the option %r: is the value missing?)" % value)
     if not value:
-        raise UsageError("%s needs %s (got an empty value: is a shell variable unset?)"
-                         % (name, VALUES[name]))
+        raise _needs(name, " (got an empty value: is a shell variable unset?)")
     return value
+
+
+def _needs(name, detail=""):
+    from .preview import VALUES  # (the words of usage errors: not loaded to serve)
+    return UsageError("%s needs %s%s" % (name, VALUES[name], detail))
 
 
 def _check_together(opts, named):
@@ -100,9 +97,7 @@ def _check_together(opts, named):
 
 def _add(collected, name, kind, value):
     """One more value of a repeatable option."""
-    if kind == "uids":
-        collected |= _uids(value)
-    elif kind == "paths":
+    if kind == "paths":
         collected.append(value)
     else:
         key, eq, text = value.partition("=")
@@ -122,26 +117,7 @@ def _value(name, kind, value):
         if number < 1:
             raise UsageError("%s must be 1 or more" % name)
         return number
-    if kind == "mode":
-        try:
-            mode = int(value, 8)
-        except ValueError:
-            mode = -1
-        if not 0 <= mode <= 0o777:
-            raise UsageError("%s needs an octal mode such as 0660, got %r" % (name, value))
-        return mode
     return value
-
-
-def _uids(text):
-    """``"1000,1001"`` -> ``{1000, 1001}`` (numeric uids only)."""
-    uids = set()
-    for part in text.split(","):
-        part = part.strip()
-        if not (part.isascii() and part.isdigit()):
-            raise UsageError("--allow-uid needs numeric uids separated by commas, got %r" % text)
-        uids.add(int(part))
-    return uids
 
 
 def main(argv=None, default_config=None, default_name="default config"):
@@ -180,6 +156,10 @@ def _main(opts, default_config, default_name):
         except ListenError as exc:
             sys.stderr.write("tinymcp: %s\n" % exc)
             return 1
+        except UsageError as exc:  # (its options' values: checked by socket/)
+            from .preview import usage_error
+            sys.stderr.write(usage_error(exc))
+            return 2
     if sys.stdin is not None and sys.stdin.isatty():
         # a person at a terminal, not a host: say what this is instead of seeming to hang
         sys.stderr.write("tinymcp: serving MCP on stdio (one JSON-RPC message per line); an MCP host "

@@ -15,6 +15,12 @@ from .model.content import as_text
 from .protocol.revisions import LATEST_HANDSHAKE
 from .protocol.session import Session
 
+#: what each option's value is, as usage errors say it
+VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "a socket path",
+          "--page-size": "a whole number", "--max-clients": "a whole number",
+          "--allow-uid": "numeric uids", "--socket-mode": "an octal mode",
+          "--socket-group": "a group name or gid", "--prompts": "a directory",
+          "--render": "a prompt name", "--arg": "NAME=VALUE"}
 #: options people try that are spelt otherwise here
 SPELLED = {"-c": "--config", "-V": "--version", "-v": "--version", "-p": "--prompts",
            "-w": "--watch", "-s": "--socket", "-l": "--list", "-r": "--render", "-a": "--arg"}

@@ -23,7 +23,7 @@ import struct
 import sys
 
 from ..codec import encode
-from ..errors import ListenError
+from ..errors import ListenError, UsageError
 from ..io.log import Throttle, stderr_log
 from ..io.loop import Loop
 from ..io.pump import READ_SIZE, Hub, StreamPump
@@ -381,11 +381,27 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
 
 
 def serve_options(opts, server, source):
-    """``serve_unix`` as the command line's options ask (``cli.parse_args``)."""
+    """``serve_unix`` as the command line's options ask (``cli.parse_args``; the values of
+    the socket's own options are read here: ``UsageError`` for one that is no value)."""
+    uids = set()
+    for text in opts["allow_uids"]:
+        for part in text.split(","):
+            part = part.strip()
+            if not (part.isascii() and part.isdigit()):
+                raise UsageError("--allow-uid needs numeric uids separated by commas, got %r" % text)
+            uids.add(int(part))
+    mode = 0o600
+    if opts["socket_mode"] is not None:
+        text = opts["socket_mode"]
+        try:
+            mode = int(text, 8)
+        except ValueError:
+            mode = -1
+        if not 0 <= mode <= 0o777:
+            raise UsageError("--socket-mode needs an octal mode such as 0660, got %r" % text)
     gid = None if opts["socket_group"] is None else _gid(opts["socket_group"])
     return serve_unix(server, opts["socket"], max_clients=opts["max_clients"] or DEFAULT_MAX_CLIENTS,
-                      allow_uids=opts["allow_uids"], source=source,
-                      mode=0o600 if opts["socket_mode"] is None else opts["socket_mode"], gid=gid)
+                      allow_uids=uids, source=source, mode=mode, gid=gid)
 
 
 def _gid(group):
