@@ -148,7 +148,7 @@ def _main(opts, default_config, default_name):
     if opts["check"] or opts["list"] or opts["render"] is not None:
         from .preview import show
         return show(opts, server=server, name=default_name if source is None else source.name,
-                    sources=source and (source.sources, source.path))
+                    sources=source and (getattr(source.lenient, "sources", {}), source.path))
     if opts["socket"] is not None:
         from .socket.unix import serve_options
         try:

@@ -103,13 +103,9 @@ class ConfigFile:
         self.path, self.watch, self.dirs, self.interval = path, watch, list(dirs), interval
         #: a prompt file with problems refuses everything (else it alone is left out)
         self.strict = strict
-        #: what the last load left out or ignored, ``(path, message)``; ``tell`` logs them
-        self.notes = []
-        self._told = set()
-        self._served = set()  # the prompt files the last load served
-        #: prompt name -> ``(file, format)`` of the prompt files the last load served
-        #: (``--list``; the others are the config file's)
-        self.sources = {}
+        #: what loading folders remembers between loads (``files.folders.Lenient``): what
+        #: was left out or ignored (``tell`` logs it), where each prompt comes from
+        self.lenient = None
         #: how messages name what is served
         self.name = ", ".join(([path] if path else []) + self.dirs)
         self.folders = None  # (the folders read, once known: a ``files.folders.Folders``)
@@ -146,23 +142,16 @@ class ConfigFile:
         return (len(data), hash(data), hash(files)), config, files
 
     def _build(self, config, files):
-        self.notes, self.sources = [], {}
         if not self.folders:
             return load_config(config, owned=True)
-        # (leniently, a file with problems is left out, unless it was served: a bad edit
-        # keeps the old prompts whole, as a bad config does)
-        served = None if self.strict else set(self._served)
-        loaded = self.folders.build(config, files, self.notes, served, self.sources)
-        self._served = served or set()
-        return loaded
+        if self.lenient is None:
+            self.lenient = _folders().Lenient(self.strict)
+        return self.lenient.build(self.folders, config, files)
 
     def tell(self, log):
-        """Log what the last load left out or ignored, each once (again when it came back
-        after a load without it)."""
-        for note in self.notes:
-            if note not in self._told:
-                log("warning", "%s: %s" % note)
-        self._told = set(self.notes)
+        """Log what the last load left out or ignored, each once."""
+        if self.lenient is not None:
+            self.lenient.tell(log)
 
     def attach(self, loop, server, on_error=None, log=None):
         """Reload into ``server`` (SIGHUP handled on ``loop``; the watch thread started);

@@ -77,6 +77,31 @@ class Folders:
         return build(config, files, notes, served, sources)
 
 
+class Lenient:
+    """What loading a config's folders remembers between loads (a ``source.ConfigFile``'s):
+    not ``strict``, a file with problems is left out, unless it was served by the last load
+    (a bad edit keeps the old prompts whole, as a bad config does); ``notes``, what the last
+    load left out or ignored, ``(path, message)``, each logged once by ``tell`` (again when
+    it came back after a load without it); ``sources``, each file's prompt name ->
+    ``(file, format)`` (``--list``)."""
+
+    def __init__(self, strict):
+        self.strict, self.notes, self.told, self.served, self.sources = strict, [], set(), set(), {}
+
+    def build(self, folders, config, files):
+        self.notes, self.sources = [], {}
+        served = None if self.strict else set(self.served)
+        loaded = folders.build(config, files, self.notes, served, self.sources)
+        self.served = served or set()
+        return loaded
+
+    def tell(self, log):
+        for note in self.notes:
+            if note not in self.told:
+                log("warning", "%s: %s" % note)
+        self.told = set(self.notes)
+
+
 def _check_folders(folders):
     if type(folders) is not list or not all(isinstance(f, str) and f for f in folders):
         raise ConfigError([("prompt_dirs", "expected a list of folder paths (strings)")])
