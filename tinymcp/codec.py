@@ -98,14 +98,14 @@ def load_file(data, name, explain=None):
     """The JSON value in ``data``, the bytes of the config file ``name``: no key given
     twice in one object, a UTF-8 byte order mark skipped. ``ConfigError`` otherwise, at
     ``name:line:column``; ``explain(text, exc)``, when given, words the error for the
-    person who wrote the file (``(position or None, message)``)."""
+    person who wrote the file (``(position or None, message)``; None: the decoder's words)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]  # (Notepad's default: it says nothing more)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         prefix = data[:exc.start].decode("utf-8")  # (pos: a character of it)
-        pos, message = explain(data, exc) if explain else (len(prefix), "not UTF-8: save the file as UTF-8")
+        pos, message = explain and explain(data, exc) or (len(prefix), "not UTF-8: save the file as UTF-8")
         raise ConfigError([(_where(name, prefix, pos), message)])
     sizes = []
 
@@ -116,7 +116,7 @@ def load_file(data, name, explain=None):
     try:
         value = loads(text, counted)
     except (ValueError, RecursionError) as exc:
-        pos, message = explain(text, exc) if explain else (getattr(exc, "pos", None), getattr(exc, "msg", str(exc)))
+        pos, message = explain and explain(text, exc) or (getattr(exc, "pos", None), getattr(exc, "msg", str(exc)))
         raise ConfigError([(_where(name, text, pos), message)])
     keys = sum(sizes)
     if data.count(b":") != keys and _keys_in(data) != keys:  # (a key given twice, perhaps)

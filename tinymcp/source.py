@@ -65,12 +65,11 @@ def parse_config(path, data):
 
 
 def _explain(text, exc):
-    """``files.diagnose.explain``, or the decoder's own words in a copy without files/."""
+    """``files.diagnose.explain``; None (the decoder's own words) in a copy without files/."""
     try:
         from .files.diagnose import explain
     except ImportError:
-        return getattr(exc, "pos", len(text[:exc.start].decode("utf-8")) if isinstance(exc, UnicodeDecodeError)
-                       else None), getattr(exc, "msg", "not UTF-8: save the file as UTF-8")
+        return None
     return explain(text, exc)
 
 
