@@ -13,7 +13,7 @@ from conftest import PACKAGE, PACKAGE_DIR, server_env
 #: each folder and its layer: a module imports only from layers below its own, or from
 #: its own folder ("bottom" and "top": the modules beside the folders)
 LAYERS = {"bottom": 0, "model": 1, "protocol": 2, "io": 3, "socket": 4, "files": 4, "top": 5}
-BOTTOM, TOP = {"errors", "codec", "jsonlite"}, {"__init__", "__main__", "cli", "source", "preview"}
+BOTTOM, TOP = {"errors", "codec", "jsonlite"}, {"__init__", "__main__", "cli", "source", "preview", "watch"}
 SANS_IO = ("bottom", "model", "protocol")
 IO_MODULES = {"os", "sys", "socket", "selectors", "select", "signal", "time", "io", "threading",
               "asyncio", "gc", "subprocess"}

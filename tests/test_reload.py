@@ -273,12 +273,12 @@ class _Clock:
     ([0.0002, 30.0, 30.0, 0.0002], [0.1, 0.1, 30.0, 0.1]),
 ])
 def test_watch_checks_that_take_long_put_the_next_off_in_proportion(tmp_path, monkeypatch, walks, delays):
-    from tinymcp import source as reload
+    from tinymcp import source as reload, watch
     from tinymcp.protocol.session import Server
     path = tmp_path / "c.json"
     write_config(str(path), named_config(["alpha"]))
     clock = _Clock()
-    monkeypatch.setattr(reload, "perf_counter", clock)
+    monkeypatch.setattr(watch, "perf_counter", clock)
     source = reload.ConfigFile(str(path), watch=True)
     server = Server(source.load())
     walked = iter(walks)
@@ -288,16 +288,16 @@ def test_watch_checks_that_take_long_put_the_next_off_in_proportion(tmp_path, mo
         return source.loaded
 
     monkeypatch.setattr(source, "signature", signature)
-    monkeypatch.setattr(source, "_start_watch", lambda: None)  # (the test makes each check)
+    monkeypatch.setattr(watch.Watcher, "start", lambda self: None)  # (the test makes each check)
     source.attach(clock, server)
-    assert [source.check() for _ in walks] == [pytest.approx(d) for d in delays]
+    assert [source.watcher.check() for _ in walks] == [pytest.approx(d) for d in delays]
 
 
 @pytest.mark.needs("files")
 def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_path, monkeypatch):
     """The check that finds a change (stable over two checks) hands its walk to the reload,
     which walks once more, as it reads (stat before read): not a third time."""
-    from tinymcp import source as reload
+    from tinymcp import source as reload, watch
     from tinymcp.files import folders
     from tinymcp.protocol.session import Server
     folder = tmp_path / "prompts"
@@ -305,7 +305,7 @@ def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_pat
     (folder / "a.md").write_text("Say hello\n")
     source = reload.ConfigFile(None, watch=True, dirs=[str(folder)])
     server = Server(source.load(), list_changed=True)
-    monkeypatch.setattr(source, "_start_watch", lambda: None)  # (the test makes each check)
+    monkeypatch.setattr(watch.Watcher, "start", lambda self: None)  # (the test makes each check)
     source.attach(_Clock(), server)
     walks = []
     real = folders.folder_signature
@@ -316,10 +316,10 @@ def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_pat
 
     monkeypatch.setattr(folders, "folder_signature", counted)
     (folder / "b.md").write_text("Say goodbye\n")
-    source.check()  # (the change seen once: not yet stable)
+    source.watcher.check()  # (the change seen once: not yet stable)
     assert len(walks) == 1 and len(server.config.prompts) == 1
     del walks[:]
-    source.check()  # (seen again: reloaded)
+    source.watcher.check()  # (seen again: reloaded)
     assert server.config.prompts.get("b") is not None
     assert walks == [str(folder)] * 2
 

@@ -1,7 +1,8 @@
 """Where a served config comes from: a JSON file (and folders of prompt files, read by the
 optional ``files`` part), read safely, and served live: SIGHUP reloads it, ``--watch``
-reloads it when it changes (stat checks on a thread of its own, so that walking and
-reading a large folder never holds the loop: the new prompts are applied on it).
+reloads it when it changes (``watch``: stat checks on a thread of its own, so that
+walking and reading a large folder never holds the loop: the new prompts are applied on
+it).
 
 A reload reads and validates everything (``Server.replace_config``) before anything
 changes: an invalid file is logged, with every problem, and the old prompts keep being
@@ -13,7 +14,6 @@ last read are not parsed again: only their digest is kept.
 
 import os
 import signal
-from time import perf_counter
 
 from . import codec
 from .errors import ConfigError
@@ -22,15 +22,10 @@ from .model.config import load_config
 
 #: the most a config file may hold (checked before it is read); larger is a config error
 MAX_CONFIG_BYTES = 256 << 20
-#: Seconds between stat checks of watched sources, at least. A change is applied once they
-#: have looked the same at two checks in a row (so a file caught half-written is not
-#: reloaded until the writer is done): within two intervals of the last write.
+#: Seconds between stat checks of watched sources, at least (``watch``). A change is
+#: applied once they have looked the same at two checks in a row: within two intervals
+#: of the last write.
 WATCH_INTERVAL = 0.1
-#: The most of one CPU the checks may take: when the last two both took longer than this
-#: share of the interval (a large folder: every file in it is stat'ed), the next is put
-#: off in proportion to the shorter, never past WATCH_LONGEST seconds (100,000 files,
-#: stat'ed in ~0.3 s: a check every 30 s, 1% of a CPU; a change is seen within a minute).
-WATCH_SHARE, WATCH_LONGEST = 0.01, 30.0
 
 
 def _read(path):
@@ -109,10 +104,9 @@ class ConfigFile:
         self.name = ", ".join(([path] if path else []) + self.dirs)
         self.folders = None  # (the folders read, once known: a ``files.folders.Folders``)
         self.served = None   # the digest of the sources last loaded
-        self.loaded = self._seen = None  # the signature of the sources last read; at the last check
-        self._took = 0.0
-        self.loop = self.server = self._stop = self._on_error = self.log = None
-        self._lock = None  # (a reload at a time: SIGHUP on the loop, a change on the watch thread)
+        self.loaded = self.seen = None  # the signature of the sources last read; at the last check
+        self.loop = self.server = self.watcher = self._on_error = self.log = None
+        self.lock = None  # (made by the watcher: a reload at a time)
 
     def signature(self):
         """What tells a change: the config file's and, when watched, the folders' (a walk
@@ -136,7 +130,7 @@ class ConfigFile:
         if self.dirs or (type(config) is dict and "prompt_dirs" in config):
             base = os.path.dirname(self.path) if self.path else None
             self.folders = _folders().Folders(config, base, self.dirs)
-        self.loaded = self._seen = (own, self.folders.signature() if self.watch and self.folders else ())
+        self.loaded = self.seen = (own, self.folders.signature() if self.watch and self.folders else ())
         files = self.folders.read() if self.folders else None
         return (len(data), hash(data), hash(files)), config, files
 
@@ -162,47 +156,27 @@ class ConfigFile:
         if hasattr(signal, "SIGHUP"):  # (not on Windows: --watch still works there)
             loop.add_signal_handler(signal.SIGHUP, lambda signum: self.loop and self.reload("SIGHUP"))
         if self.watch:
-            self._start_watch()
-
-    def _start_watch(self):
-        import threading
-        self._stop, self._lock = threading.Event(), threading.Lock()
-        threading.Thread(target=self._watching, name="tinymcp-watch", daemon=True).start()
-
-    def _watching(self):
-        delay, stop = self.interval, self._stop
-        while not stop.wait(delay):
-            delay = self.check()
+            from .watch import Watcher
+            self.watcher = Watcher(self)
+            self.watcher.start()
 
     def detach(self):
         """No more reloads (before the shutdown drain; the loop restores SIGHUP at close)."""
         self.loop = None
-        if self._stop is not None:
-            self._stop.set()
-
-    def check(self):
-        """One watch check (the watch thread): reload when the sources changed and looked
-        the same at the last check. Returns the seconds until the next."""
-        started = perf_counter()  # (not monotonic: 15.6 ms ticks on Windows before 3.13)
-        sig = self.signature()
-        took = perf_counter() - started
-        if sig != self.loaded and sig == self._seen:
-            self.reload("changed", sig)
-        self._seen = sig
-        cost, self._took = min(took, self._took), took
-        return min(max(self.interval, cost / WATCH_SHARE), WATCH_LONGEST)
+        if self.watcher is not None:
+            self.watcher.stop.set()
 
     def reload(self, why, sig=None):
         """Read, validate and hand over everything; on any problem keep the old prompts.
         ``sig``: the sources' ``signature()`` the watch check has just taken."""
-        if self._lock is None:  # (not watched: reloads come from the loop alone)
+        if self.lock is None:  # (not watched: reloads come from the loop alone)
             return self._reload(why, sig)
-        with self._lock:
+        with self.lock:
             return self._reload(why, sig)
 
     def _reload(self, why, sig):
         try:
-            self.loaded = self._seen = self.signature() if sig is None else sig
+            self.loaded = self.seen = self.signature() if sig is None else sig
             seen, config, files = self._read()
             if seen == self.served:  # touched, or rewritten as it was: nothing changed
                 self.log("info", "%s (%s) is unchanged: nothing to reload" % (self.name, why))
