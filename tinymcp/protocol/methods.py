@@ -146,13 +146,12 @@ def _prompts_get(session, call, args):
     if call.stateless:
         _retry_fields(params)
     p = _prompt(session, name)
-    config = session.server.config
-    if call.stateless and p.get("ask_for_missing", config.ask):  # (opt-in: protocol/ask)
+    if call.stateless and p.get("ask_for_missing", session.server.config.ask):  # (opt-in: protocol/ask)
         from .ask import ask_or_merge
         arguments, asking = ask_or_merge(p, arguments, params)
         if asking is not None:
             return asking
-    limits = config.limits
+    limits = session.server.config.limits
     values = prompts.values(p, arguments, limits)
     if "render" in p:
         return Deferred(call, lambda: prompts.call_render(p, values),
