@@ -204,10 +204,12 @@ class Server:
 
 
 @contextlib.contextmanager
-def pair(py, order, config, extra=()):
-    """Both servers running side by side, started in ``order``: {kind: Server}."""
+def pair(py, order, config, extra=(), make=None):
+    """Both servers running side by side, started in ``order``: {kind: Server}; ``make(kind,
+    config)`` makes each (default: ``kind`` under ``py``)."""
+    make = make or (lambda kind, config: Server(py, kind, config, extra=extra))
     with contextlib.ExitStack() as stack:
-        servers = {kind: stack.enter_context(Server(py, kind, config, extra=extra)) for kind in order}
+        servers = {kind: stack.enter_context(make(kind, config)) for kind in order}
         for server in servers.values():
             server.start()
         yield servers
@@ -261,12 +263,7 @@ def round_trips(py, config, order, plan, n):
         for s in servers.values() if n == 100 else ():  # untimed: every prompt once; a JIT's warm-up
             for count in [100] + [5000] * (plan.warm // 5000):
                 s.timed(s.gets(range(count), 100), pipelined=True)
-        count = plan.rt if n == 100 else plan.first
-        names = range(count) if n == 100 else [i * 7919 % n for i in range(count)]  # (7919: prime)
-        reqs = {k: s.gets(names, n) for k, s in servers.items()}
-        with pinned(servers.values()):
-            spent = interleaved(servers, reqs)
-        out = {"rt%d" % n: {k: count / spent[k] for k in order}}
+        out = {"rt%d" % n: timed_gets(servers, order, plan.rt if n == 100 else plan.first, n)}
         if n == 100:
             piped = dict.fromkeys(order, 0.0)
             for r in range(plan.pipe_rounds):
@@ -275,6 +272,16 @@ def round_trips(py, config, order, plan, n):
             out["pipe"] = {k: plan.pipe * plan.pipe_rounds / piped[k] for k in order}
         out["rss1_%d" % n] = {k: s.hwm() for k, s in servers.items()}
         return out
+
+
+def timed_gets(servers, order, count, n):
+    """``count`` prompts/get round trips of each server on one CPU, at 10,000 prompts each
+    naming a prompt not got before: {kind: req/s}."""
+    names = range(count) if n == 100 else [i * 7919 % n for i in range(count)]  # (7919: prime)
+    reqs = {k: s.gets(names, n) for k, s in servers.items()}
+    with pinned(servers.values()):
+        spent = interleaved(servers, reqs)
+    return {k: count / spent[k] for k in order}
 
 
 def list_walk(py, config, order):
@@ -337,16 +344,8 @@ def on_minimal(py, minimal, configs, plan):
         return {"mcold%d" % n: secs}
 
     def trips(n, order):
-        count = plan.rt // 5 if n == 100 else plan.first // 10
-        with contextlib.ExitStack() as stack:
-            servers = {kind: stack.enter_context(server(kind, configs[n])) for kind in order}
-            for s in servers.values():
-                s.start()
-            names = range(count) if n == 100 else [i * 7919 % n for i in range(count)]
-            reqs = {k: s.gets(names, n) for k, s in servers.items()}
-            with pinned(servers.values()):
-                spent = interleaved(servers, reqs)
-            return {"mrt%d" % n: {k: count / spent[k] for k in order}}
+        with pair(py, order, configs[n], make=server) as servers:
+            return {"mrt%d" % n: timed_gets(servers, order, plan.rt // 5 if n == 100 else plan.first // 10, n)}
     for n in configs:  # (warm: python3-minimal's own bytecode is written by its first run)
         with contextlib.suppress(*FAILURES):
             cold_start(n, ("bare", "tiny"))
