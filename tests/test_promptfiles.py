@@ -74,8 +74,8 @@ def test_the_issue_example_becomes_the_config_dict_it_means():
         "arguments": [{"name": "code", "description": "The code to review", "required": True},
                       {"name": "focus", "default": "correctness"}],
         "messages": [{"role": "user", "text": "Review this code, focusing on {focus}:\n\n{code}"}]}
-    assert result.lines["arguments[0].required"] == 8
-    assert result.lines["messages[0].text"] == 12
+    assert result.located()["arguments[0].required"] == 8
+    assert result.located()["messages[0].text"] == 12
 
 
 def test_the_issue_example_renders_with_its_default_and_values_verbatim():
@@ -88,7 +88,7 @@ def test_role_markers_make_several_messages_and_assistant_turns():
             "Sure.\n<!--role:user-->\n\nAnd then?\n")
     assert rendered("chat.md", text, q="why") == [
         ("user", "First why"), ("assistant", "Sure."), ("user", "And then?")]
-    assert parsed("chat.md", text).lines["messages[1].text"] == 8
+    assert parsed("chat.md", text).located()["messages[1].text"] == 8
 
 
 def test_a_file_may_start_with_an_assistant_marker():

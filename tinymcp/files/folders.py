@@ -260,9 +260,9 @@ def build(config, folders, notes=None, served=None, sources=None):
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
             if taken:
-                mine.append(("%s:%d" % (where, result.lines.get("name", 1)),
+                mine.append(("%s:%d" % (where, result.located().get("name", 1)),
                              "duplicate prompt name %r: %s has it too" % (name, owners[name])))
-                _check_apart(result.prompt, where, result.lines, mine)
+                _check_apart(result.prompt, where, result, mine)
             if mine and served is not None and where not in served:
                 notes.extend(_left_out(mine))  # (read leniently: the file is left out)
                 continue
@@ -272,7 +272,7 @@ def build(config, folders, notes=None, served=None, sources=None):
                     owners[name] = where
                     if sources is not None:
                         sources[name] = (where, result.format)
-                origins.append((where, result.lines))
+                origins.append((where, result))
                 prompts.append(result.prompt)
     while True:
         try:
@@ -322,16 +322,16 @@ def _parse(rel, data, where, problems, notes=None, host=None):
     if result.prompt is None and result.fields is not None:
         # (its messages stood in for: theirs are the problems just told)
         _check_apart(dict(result.fields, messages=[{"role": "user", "text": "-"}]), where,
-                     result.lines, problems)
+                     result, problems)
     return result if result.prompt is not None else None
 
 
-def _check_apart(prompt, where, lines, problems):
+def _check_apart(prompt, where, result, problems):
     """The problems of a file's ``prompt`` that is not served (all are reported at once)."""
     try:
         load_config({"prompts": [prompt]})
     except ConfigError as exc:
-        problems.extend(_located(p, m, 0, [(where, lines)])[1] for p, m in exc.problems)
+        problems.extend(_located(p, m, 0, [(where, result)])[1] for p, m in exc.problems)
 
 
 def _located(path, message, first, origins):
@@ -344,7 +344,8 @@ def _located(path, message, first, origins):
     if not index.isdigit() or int(index) < first:
         return None, (path, message)
     index = int(index) - first
-    where, lines = origins[index]
+    where, result = origins[index]
+    lines = result.located()
     rest = rest.lstrip(".")
     probe = rest
     while probe not in lines and probe:

@@ -58,18 +58,27 @@ _SKILL_NAME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")  # (what opens 
 class PromptFile:
     """One file read: ``prompt`` (a config dict, or None when ``problems`` leave nothing to
     serve), ``lines`` (field path such as ``arguments[0].required`` -> line, ``""`` -> the
-    file's first line), ``problems`` (``(line, column or None, path, message)``),
+    file's first line; ``located()`` gives them all, with the front matter's, whose
+    ``front_lines`` are the YAML reader's: made into text only when a problem needs them),
+    ``problems`` (``(line, column or None, path, message)``),
     ``format`` (``mcp``, ``command``, ``vscode`` or ``gemini``), ``fields`` (when there
     is no ``prompt``, the fields read besides its messages, for their own problems to be
     found too: all at once; None when not even those could be read) and ``warnings``
     (``(line, message)``: what was ignored)."""
 
-    __slots__ = ("prompt", "lines", "problems", "format", "fields", "warnings")
+    __slots__ = ("prompt", "lines", "front_lines", "problems", "format", "fields", "warnings")
 
     def __init__(self, fmt):
         self.prompt, self.lines, self.problems, self.format = None, {"": 1}, [], fmt
-        self.fields = None
+        self.fields, self.front_lines = None, {}
         self.warnings = []  # ``(line, message)``: what was ignored
+
+    def located(self):
+        if self.front_lines:  # (once: a file may have a problem on each of its lines)
+            lines = {_dotted(path): line for path, line in self.front_lines.items()}
+            lines.update(self.lines)
+            self.lines, self.front_lines = lines, {}
+        return self.lines
 
     def fail(self, line, column, path, message):
         self.problems.append((line, column, path, message))
@@ -134,17 +143,15 @@ def _front_matter(result, text):
         result.fail(1, None, "", "front matter opened by '---' is never closed (end it with a line '---')")
         return None, 0, ""
     try:
-        value, where = load_yaml(_lenient_hint("\n".join(lines[1:end])))
+        value, result.front_lines = load_yaml(_lenient_hint("\n".join(lines[1:end])), 2)
     except YamlError as exc:
-        result.fail(exc.line + 1, exc.column, "", "front matter: %s" % exc.message)
+        result.fail(exc.line, exc.column, "", "front matter: %s" % exc.message)
         return None, 0, ""
     if value is None:
         value = {}
     if not isinstance(value, dict):
         result.fail(2, None, "", "front matter: expected 'key: value' lines, got a list")
         return None, 0, ""
-    for path, line in where.items():
-        result.lines[_dotted(path)] = line + 1
     return value, end + 2, "\n".join(lines[end + 1:])
 
 
@@ -207,10 +214,10 @@ def _mcp(result, relpath, front, body_line, body):
             continue  # (a host's key: nothing to an MCP prompt)
         if key not in MCP_KEYS and key != "messages" and close_match(key, MCP_KEYS) is None:
             # (another tool's key, such as tags: a near miss of ours is a mistake, told)
-            result.warnings.append((result.lines.get(_dotted([key]), 1), "%s: unknown key, ignored" % key))
+            result.warnings.append((result.front_lines.get((key,), 1), "%s: unknown key, ignored" % key))
             continue
         if key == "messages":
-            result.fail(result.lines.get("messages", 1), None, "messages",
+            result.fail(result.front_lines.get(("messages",), 1), None, "messages",
                         "write the messages in the body, after the front matter")
             continue
         prompt[key] = value
@@ -411,10 +418,10 @@ def _skill(result, relpath, front, body_line, body):
     name = front.get("name")
     if not isinstance(name, str) or not name:
         if not folders:
-            result.fail(result.lines.get("name", 1), None, "name", "a skill needs a name")
+            result.fail(result.front_lines.get(("name",), 1), None, "name", "a skill needs a name")
             return
         name = folders[-1]
-    line = result.lines.get("name", 1)
+    line = result.front_lines.get(("name",), 1)
     if len(name) > 64 or not _SKILL_NAME.issuperset(name) or name.startswith("-") \
             or name.endswith("-") or "--" in name:
         result.warnings.append((line, "name: %r breaks the Agent Skills rules (at most 64 lowercase "
@@ -424,7 +431,7 @@ def _skill(result, relpath, front, body_line, body):
                                 % (name, folders[-1], name)))
     description = front.get("description")
     if not isinstance(description, str) or not description.strip():
-        result.fail(result.lines.get("description", 1), None, "description",
+        result.fail(result.front_lines.get(("description",), 1), None, "description",
                     "a skill needs a description (what it does, and when to use it)")
         return
     # (its folder's parents namespace it, as hosts namespace a plugin's skills)

@@ -19,7 +19,7 @@ error. Lists and mappings nest at most 100 deep and a number has at most 100 dig
 deeper or longer is an error, as is a carriage return that ends no line.
 
 ``load(text)`` returns ``(value, lines)``: ``lines`` maps each key's and item's path (a
-tuple of keys and indexes) to its line (1-based in ``text``). Errors are ``YamlError``
+tuple of keys and indexes) to its line (1-based in ``text``, or from ``first``). Errors are ``YamlError``
 with the line and column. The reader goes through the text once, a line at a time.
 """
 
@@ -54,10 +54,10 @@ _MAX_DEPTH = 100  # lists and mappings inside each other
 _MAX_DIGITS = 100  # in a number
 
 
-def load(text):
+def load(text, first=1):
     """``(value, lines)`` of a YAML document in the subset (a mapping or a list at the
-    top, or None for no content)."""
-    reader = _Reader(text)
+    top, or None for no content); ``first``: the number of its first line (in errors too)."""
+    reader = _Reader(text, first)
     value = reader.document()
     return value, reader.lines
 
@@ -71,9 +71,9 @@ class _Line:
 
 
 class _Reader:
-    def __init__(self, text):
+    def __init__(self, text, first=1):
         self.lines = {}
-        self.rows = list(enumerate(text.split("\n"), 1))  # every line: (number, raw text)
+        self.rows = list(enumerate(text.split("\n"), first))  # every line: (number, raw text)
         if "\r" in text:
             for i, (number, raw) in enumerate(self.rows):
                 raw = raw[:-1] if raw.endswith("\r") else raw
