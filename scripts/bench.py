@@ -58,6 +58,21 @@ def write_config(tmp, n):
     return path
 
 
+def write_files(tmp, n=1000):
+    """A folder of ``n`` MCP Markdown files holding ``write_config``'s prompts (front matter:
+    the description and both arguments; the body: the message), and the same prompts as one
+    JSON config: ``(folder, config path)``."""
+    folder = os.path.join(tmp, "prompt-files-%d" % n)
+    os.mkdir(folder)
+    for i in range(n):
+        with open(os.path.join(folder, "p%05d.md" % i), "w") as f:
+            f.write("---\ndescription: Benchmark prompt number %d\narguments:\n  - name: topic\n"
+                    "    description: What to talk about\n    required: true\n  - name: tone\n"
+                    "    description: How to say it\n    default: neutral\n---\n"
+                    "Tell me about {{topic}} in a {{tone}} tone\n" % i)
+    return folder, write_config(tmp, n)
+
+
 def last_line(data):
     """The last line of a child's stderr (where its exception is), cut to 200 characters."""
     return ([""] + data.decode("utf-8", "replace").strip().splitlines())[-1][-200:]
@@ -247,6 +262,18 @@ def interleaved(servers, reqs, slices=10):
 
 # --- the phases: each returns one sample of each of its metrics, {metric: {kind: value}} ----
 
+def cold_files(py, files, order):
+    """Spawn to the initialize reply read: the folder of prompt files ("tiny") and the same
+    prompts as a JSON config ("bare"), both tinymcp."""
+    secs = {}
+    for kind in order:
+        argv = [py, ROOT + "/tinymcp/__main__.py"] + (
+            ["--prompts", files[0]] if kind == "tiny" else ["--config", files[1]])
+        with Server(py, "tiny", None, argv=argv) as s:
+            secs[kind] = s.start()
+    return {"files": secs}
+
+
 def cold(py, config, order, module, n):
     """Spawn to the initialize reply read, one server after the other; VmHWM right after."""
     secs, rss = {}, {}
@@ -295,9 +322,10 @@ def list_walk(py, config, order):
         return {"walk": out}
 
 
-def measure(py, configs, runs, plan, walk=True):
+def measure(py, configs, runs, plan, walk=True, files=None):
     """Warm bytecode and page cache (untimed), then ``runs`` runs of every phase: ({metric:
-    [{kind: value}]}, {metric: why it failed})."""
+    [{kind: value}]}, {metric: why it failed}). ``files``: ``write_files``' pair, for its
+    cold starts."""
     samples, errors = {}, {}
 
     def record(phase, *metrics):  # (a failed phase's samples are dropped, and its rows say why)
@@ -311,6 +339,9 @@ def measure(py, configs, runs, plan, walk=True):
         for module in (False, True):
             with contextlib.suppress(*FAILURES):  # (a failure shows in the rows measured next)
                 cold(py, configs[n], ("bare", "tiny"), module, n)
+    if files:
+        with contextlib.suppress(*FAILURES):
+            cold_files(py, files, ("bare", "tiny"))
     t0 = time.monotonic()
     for i in range(runs):
         order = ("bare", "tiny") if i % 2 == 0 else ("tiny", "bare")
@@ -323,6 +354,8 @@ def measure(py, configs, runs, plan, walk=True):
                    *(("pipe",) if n == 100 else ()))
         if walk:
             record(lambda: list_walk(py, configs[10000], order), "walk")
+        for r in range(plan.cold_reps[100] if files else 0):
+            record(lambda: cold_files(py, files, order[r % 2:] + order[:r % 2]), "files")
         log("%s: run %d/%d done (%.0f s)" % (py, i + 1, runs, time.monotonic() - t0))
     return samples, errors
 
@@ -513,6 +546,7 @@ ROWS = [("cold100", "cold start, 100 prompts, by path", "ms", ("<=", 1.15)),
         ("rt10000", "prompts/get round trip, 10,000 prompts, each a first use, one CPU", "req/s", (">=", 0.75)),
         ("pipe", "prompts/get pipelined", "req/s", (">=", 1.0)),
         ("walk", "prompts/list full walk, 10,000 prompts, 100 a page, one CPU", "ms", ("<=", 1.3))]
+FILES_ROWS = [("files", "cold start, 1,000 prompts", "ms", ("<=", 2.0))]
 MINIMAL_ROWS = [("mcold100", "cold start, 100 prompts", "ms", ("<=", 1.5)),
                 ("mcold10000", "cold start, 10,000 prompts", "ms", None),
                 ("mrt100", "prompts/get round trip, 100 prompts, repeated gets, one CPU", "req/s", None),
@@ -595,6 +629,11 @@ def report(plan, interp, res, own, pypy, pypy_res, minimal=None, minimal_res=Non
                 "the bench and both servers pinned to one CPU" if PIN else "unpinned (unsupported here)",
                 format(plan.rt, ","), format(plan.first, ","), format(plan.pipe, ","), plan.pipe_rounds),
             ""] + paired_table(res, ROWS)
+    text += ["", "A folder of 1,000 MCP Markdown files (`--prompts DIR`, each file a prompt above: its "
+             "description and arguments as front matter, its message as the body) against the same "
+             "prompts as one JSON config (`--config F`), both tinymcp, in the same runs (%d pairs a run):"
+             % plan.cold_reps[100], ""] + paired_table(
+                 res, FILES_ROWS, "| measure | pairs | JSON config | prompt files | files/JSON | goal | |")
     text += ["", "tinymcp alone:", "", "| measure | tinymcp | goal | |", "| --- | ---: | ---: | --- |"]
     text += ["| %s | %s | %s | %s |" % (label, shown, *judge(value, goal)) for label, value, shown, goal in own]
     if pypy_res:
@@ -665,7 +704,7 @@ def main(argv=None):
                 own += probe()  # (the first also warms the bytecode of what serving imports)
             except FAILURES as exc:
                 own.append((label, None, " ".join(str(exc).split())[:200].replace("|", "/"), goal))
-        res = measure(py, configs, plan.runs, plan)
+        res = measure(py, configs, plan.runs, plan, files=write_files(tmp))
         minimal, why = (None, "not measured (--no-minimal)") if plan.no_minimal else fetch_minimal()
         minimal_res = on_minimal(py, minimal, configs, plan) if minimal else None
         if pypy:
