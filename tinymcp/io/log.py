@@ -6,6 +6,8 @@ import select
 import sys
 from time import monotonic
 
+from .loop import SERVING
+
 #: log lines waiting for a full stderr are kept up to this many bytes; past it they are
 #: dropped and counted (the count is logged once stderr takes lines again). One line is
 #: always taken when none waits, however long (a refused reload lists every problem).
@@ -43,7 +45,7 @@ class Throttle:
 class _Stderr:
     """Writes log lines to stderr only while its fd polls writable, 4 KiB at a time (a
     pipe then takes it whole); the rest waits in a bounded buffer, flushed with the next
-    line, or by the serving loop's timer (``drain_on``) every RETRY_SECONDS meanwhile."""
+    line, or by the serving loop's timer (``loop.SERVING``) every RETRY_SECONDS meanwhile."""
 
     def __init__(self):
         import threading  # (made with the first line logged)
@@ -89,7 +91,7 @@ class _Stderr:
                 self.pending += b"tinymcp: warning: %d log line%s dropped while stderr was full\n" % (
                     self.dropped, b"" if self.dropped == 1 else b"s")
                 self.dropped = 0
-        loop = _DRAIN[0]
+        loop = SERVING[0]
         if self.pending and loop is not None and not self.retrying:
             self.retrying = loop.call_soon_threadsafe(
                 lambda: loop.call_later(RETRY_SECONDS, lambda: self._retry(fd)))
@@ -101,7 +103,6 @@ class _Stderr:
 
 
 _STDERR = []
-_DRAIN = [None]  # the loop that retries (``drain_on``)
 
 
 def stderr_log(level, message, exc=None):
@@ -117,10 +118,3 @@ def stderr_log(level, message, exc=None):
         _STDERR[0].write(text)
     except (OSError, ValueError):
         pass
-
-
-def drain_on(loop, stop=False):
-    """Have ``loop`` (a serving ``Loop``) finish writing what stderr did not take at once,
-    without waiting for the next line; ``stop``: no longer (when it still was that loop)."""
-    if not stop or _DRAIN[0] is loop:
-        _DRAIN[0] = None if stop else loop

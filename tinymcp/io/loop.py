@@ -17,6 +17,9 @@ from collections import deque
 
 READ, WRITE = 1, 4  # (select.POLLIN, select.POLLOUT: what the selectors fallback is given too)
 _NONE = (None, None)
+#: the loop a server serves on now (``pump.Hub``): where the log (``io.log``, loaded by the
+#: first line logged) retries writing what a full stderr did not take
+SERVING = [None]
 
 
 class _Selector:

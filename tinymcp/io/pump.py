@@ -25,7 +25,7 @@ import signal
 from time import monotonic
 
 from ..protocol.session import no_log
-from .log import drain_on
+from .loop import SERVING
 
 READ_SIZE = 65536
 #: stdio defaults: stop serving and reading while this much output waits for the peer
@@ -238,7 +238,7 @@ class Hub:
         self._seen = server.config  # the config this hub's sessions were last told of
         server.change_hooks.append(self._on_replace)
         server.stop_hooks.append(self._stop)
-        drain_on(loop)
+        SERVING[0] = loop
 
     def _stop(self):
         self.loop.call_soon_threadsafe(self.loop.stop)  # (Server.stop, any thread)
@@ -324,7 +324,8 @@ class Hub:
 
     def close(self):
         """Stop receiving config changes and stop requests (call before the loop closes)."""
-        drain_on(self.loop, stop=True)
+        if SERVING[0] is self.loop:
+            SERVING[0] = None
         for hooks, hook in ((self.server.change_hooks, self._on_replace), (self.server.stop_hooks, self._stop)):
             if hook in hooks:
                 hooks.remove(hook)

@@ -15,7 +15,6 @@ import stat
 import sys
 
 from ..protocol.session import Session
-from .log import stderr_log
 from .loop import Loop
 from .pump import DRAIN_SECONDS, READ_SIZE, Hub, StreamPump
 
@@ -44,6 +43,13 @@ def restore_blocking(fd, was):
             os.set_blocking(fd, was)
         except OSError:
             pass
+
+
+def stderr_log(level, message, exc=None):
+    """``io.log.stderr_log``, loaded by the first line logged (a session that goes well
+    logs none)."""
+    from .log import stderr_log
+    stderr_log(level, message, exc)
 
 
 def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
