@@ -1,8 +1,8 @@
 """Where a served config comes from: a JSON file (and folders of prompt files, read by the
 optional ``files`` part), read safely, and served live: SIGHUP reloads it, ``--watch``
-reloads it when it changes (``watch``: stat checks on a thread of its own, so that
-walking and reading a large folder never holds the loop: the new prompts are applied on
-it).
+reloads it when it changes (``watch``, loaded by the first reload: stat checks on a
+thread of their own, so that walking and reading a large folder never holds the loop:
+the new prompts are applied on it).
 
 A reload reads and validates everything (``Server.replace_config``) before anything
 changes: an invalid file is logged, with every problem, and the old prompts keep being
@@ -167,31 +167,7 @@ class ConfigFile:
             self.watcher.stop.set()
 
     def reload(self, why, sig=None):
-        """Read, validate and hand over everything; on any problem keep the old prompts.
-        ``sig``: the sources' ``signature()`` the watch check has just taken."""
-        if self.lock is None:  # (not watched: reloads come from the loop alone)
-            return self._reload(why, sig)
-        with self.lock:
-            return self._reload(why, sig)
-
-    def _reload(self, why, sig):
-        try:
-            self.loaded = self.seen = self.signature() if sig is None else sig
-            seen, config, files = self._read()
-            if seen == self.served:  # touched, or rewritten as it was: nothing changed
-                self.log("info", "%s (%s) is unchanged: nothing to reload" % (self.name, why))
-                return True
-            self.server.replace_config(self._build(config, files))
-            self.served = seen
-        except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
-            message = "invalid config %s (%s): still serving the previous prompts" % (self.name, why)
-            problems = exc.problems if isinstance(exc, ConfigError) else [
-                ("", "%s: %s" % (type(exc).__name__, exc))]
-            self.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m
-                                                     for p, m in problems]))
-            if self._on_error is not None:
-                self._on_error(message, problems)
-            return False
-        self.tell(self.log)
-        self.log("info", "reloaded %s (%s)" % (self.name, why))
-        return True
+        """Read, validate and hand over everything; on any problem keep the old prompts
+        (``watch.reload``). ``sig``: the sources' ``signature()`` the watch check has just taken."""
+        from .watch import reload
+        return reload(self, why, sig)

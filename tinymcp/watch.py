@@ -1,10 +1,13 @@
-"""``--watch``: the stat checks of a served config file and its prompt folders, on a thread
-of their own, so that walking and reading a large folder never holds the loop (a reload
-hands the new prompts to it through the server's change hook). Loaded by ``--watch``
-alone: a server without it never starts the thread, nor loads this.
+"""Reloading a served config (``source.ConfigFile``): on SIGHUP, and with ``--watch``, the
+stat checks of the config file and its prompt folders on a thread of their own, so that
+walking and reading a large folder never holds the loop (a reload hands the new prompts
+to it through the server's change hook). Loaded by the first reload or ``--watch``: a
+server that is never reloaded never loads this, nor starts the thread.
 """
 
 from time import perf_counter
+
+from .errors import ConfigError
 
 #: The most of one CPU the checks may take: when the last two both took longer than this
 #: share of the interval (a large folder: every file in it is stat'ed), the next is put
@@ -44,3 +47,35 @@ class Watcher:
         source.seen = sig
         cost, self.took = min(took, self.took), took
         return min(max(source.interval, cost / WATCH_SHARE), WATCH_LONGEST)
+
+
+def reload(source, why, sig=None):
+    """Read, validate and hand over everything of ``source``; on any problem keep the old
+    prompts. ``sig``: the sources' ``signature()`` the watch check has just taken."""
+    if source.lock is None:  # (not watched: reloads come from the loop alone)
+        return _reload(source, why, sig)
+    with source.lock:
+        return _reload(source, why, sig)
+
+
+def _reload(source, why, sig):
+    try:
+        source.loaded = source.seen = source.signature() if sig is None else sig
+        seen, config, files = source._read()
+        if seen == source.served:  # touched, or rewritten as it was: nothing changed
+            source.log("info", "%s (%s) is unchanged: nothing to reload" % (source.name, why))
+            return True
+        source.server.replace_config(source._build(config, files))
+        source.served = seen
+    except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
+        message = "invalid config %s (%s): still serving the previous prompts" % (source.name, why)
+        problems = exc.problems if isinstance(exc, ConfigError) else [
+            ("", "%s: %s" % (type(exc).__name__, exc))]
+        source.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m
+                                                   for p, m in problems]))
+        if source._on_error is not None:
+            source._on_error(message, problems)
+        return False
+    source.tell(source.log)
+    source.log("info", "reloaded %s (%s)" % (source.name, why))
+    return True
