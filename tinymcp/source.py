@@ -105,7 +105,7 @@ class ConfigFile:
         self.folders = None  # (the folders read, once known: a ``files.folders.Folders``)
         self.served = None   # the digest of the sources last loaded
         self.loaded = self.seen = None  # the signature of the sources last read; at the last check
-        self.loop = self.server = self.watcher = self._on_error = self.log = None
+        self.loop = self.server = self.watcher = self.hub = self.log = None
         self.lock = None  # (made by the watcher: a reload at a time)
 
     def signature(self):
@@ -146,12 +146,11 @@ class ConfigFile:
         if self.lenient is not None:
             self.lenient.tell(log)
 
-    def attach(self, loop, server, on_error=None, log=None):
+    def attach(self, loop, server, hub=None, log=None):
         """Reload into ``server`` (SIGHUP handled on ``loop``; the watch thread started);
-        ``on_error(message, problems)`` hears of a refused file on the loop, ``log``
+        the sessions of ``hub`` (an ``io.pump.Hub``) hear of a refused file, ``log``
         (default: the server's hook) of everything."""
-        self.loop, self.server = loop, server
-        self._on_error = on_error and (lambda *told: loop.call_soon_threadsafe(lambda: on_error(*told)))
+        self.loop, self.server, self.hub = loop, server, hub
         self.log = log or server.log or (lambda level, message, exc=None: None)
         if hasattr(signal, "SIGHUP"):  # (not on Windows: --watch still works there)
             loop.add_signal_handler(signal.SIGHUP, lambda signum: self.loop and self.reload("SIGHUP"))

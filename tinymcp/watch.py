@@ -14,6 +14,9 @@ from .errors import ConfigError
 #: off in proportion to the shorter, never past WATCH_LONGEST seconds (100,000 files,
 #: stat'ed in ~0.3 s: a check every 30 s, 1% of a CPU; a change is seen within a minute).
 WATCH_SHARE, WATCH_LONGEST = 0.01, 30.0
+#: a refused reload tells sessions of its first REPORTED problems (each cut to REPORTED_CHARS
+#: characters) and how many more there are; stderr has them all
+REPORTED, REPORTED_CHARS = 10, 200
 
 
 class Watcher:
@@ -73,9 +76,24 @@ def _reload(source, why, sig):
             ("", "%s: %s" % (type(exc).__name__, exc))]
         source.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m
                                                    for p, m in problems]))
-        if source._on_error is not None:
-            source._on_error(message, problems)
+        hub = source.hub
+        if hub is not None:
+            hub.loop.call_soon_threadsafe(lambda: tell_sessions(hub, message, problems))
         return False
     source.tell(source.log)
     source.log("info", "reloaded %s (%s)" % (source.name, why))
     return True
+
+
+def tell_sessions(hub, message, problems):
+    """A reload was refused and the old prompts stay (logged on stderr): tell every
+    handshake-era session of ``hub`` whose log level admits errors, with
+    ``notifications/message`` (logging "Log Message Notifications"): the first few
+    problems and a count, so a file of many mistakes never floods a client (loop thread)."""
+    cut = lambda text: text if len(text) <= REPORTED_CHARS else text[:REPORTED_CHARS] + "..."
+    data = {"message": message, "problems": [{"path": cut(path), "message": cut(msg)}
+                                             for path, msg in problems[:REPORTED]]}
+    if len(problems) > REPORTED:
+        data["more"] = len(problems) - REPORTED
+    for pump in list(hub.pumps):
+        pump.send(pump.session.log_event("error", data))

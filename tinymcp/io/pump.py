@@ -38,9 +38,6 @@ DRAIN_SECONDS = 2.0
 #: One peer's lines are served for about this long (at least one line) before every other
 #: peer ready gets its turn (the loop's next round).
 TURN_SECONDS = 0.02
-#: a refused reload tells sessions of its first REPORTED problems (each cut to REPORTED_CHARS
-#: characters) and how many more there are; stderr has them all
-REPORTED, REPORTED_CHARS = 10, 200
 #: write errors that mean the peer went away: the connection ends without a log line
 QUIET_ERRORS = frozenset((errno.EPIPE, errno.ECONNRESET, errno.EBADF, errno.ENOTCONN))
 
@@ -272,19 +269,6 @@ class Hub:
             pump.send(pump.session.log_event("notice", {"message": "prompts reloaded",
                                                         "prompts": len(new.prompts)}))
 
-    def report_config_error(self, message, problems):
-        """A reload was refused and the old prompts stay (the caller logged it on stderr):
-        tell every handshake-era session whose log level admits errors, with
-        ``notifications/message`` (logging "Log Message Notifications"): the first few
-        problems and a count, so a file of many mistakes never floods a client."""
-        cut = lambda text: text if len(text) <= REPORTED_CHARS else text[:REPORTED_CHARS] + "..."
-        data = {"message": message, "problems": [{"path": cut(path), "message": cut(msg)}
-                                                 for path, msg in problems[:REPORTED]]}
-        if len(problems) > REPORTED:
-            data["more"] = len(problems) - REPORTED
-        for pump in list(self.pumps):
-            pump.send(pump.session.log_event("error", data))
-
     def run(self, source=None, before_drain=None, ready=None):
         """Serve until SIGTERM/SIGINT or ``loop.stop()``, with ``source`` (a
         ``source.ConfigFile``) reloading meanwhile; then ``before_drain()`` (e.g. stop
@@ -294,7 +278,7 @@ class Hub:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, lambda signum: loop.stop())
         if source is not None:
-            source.attach(loop, self.server, self.report_config_error, self.log)
+            source.attach(loop, self.server, self, self.log)
         elif hasattr(signal, "SIGHUP"):  # (its default ends the process: a callable's kill -HUP too)
             loop.add_signal_handler(signal.SIGHUP, lambda signum: self.log(
                 "info", "SIGHUP: no config file to reload"))
