@@ -193,14 +193,5 @@ def _load(opts, default_config, default_name):
         return Server(config, page_size=opts["page_size"], list_changed=source is not None,
                       prompts_as_tools=opts["tools"] or None), source
     except ConfigError as exc:
-        problems = exc.problems
-        if source is not None and source.path and len(problems) == 1 \
-                and (problems[0][0] + ":").startswith(source.path + ":"):
-            # the file itself (unreadable, not JSON): one line, FILE[:LINE:COLUMN]: what is wrong
-            sys.stderr.write("tinymcp: %s: %s\n" % problems[0])
-            return 1
-        where = default_name if source is None else source.name
-        sys.stderr.write("tinymcp: invalid config %s:\n" % where)
-        for path, msg in problems:
-            sys.stderr.write("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg)
-        return 1
+        from .preview import config_error
+        return config_error(exc.problems, source, default_name)

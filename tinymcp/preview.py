@@ -138,6 +138,20 @@ JSON configs never run code.
 """
 
 
+def config_error(problems, source, default_name):
+    """Say on stderr what is wrong with the config (``source``: its ``ConfigFile``, or None
+    for ``default_name``); the exit status, 1."""
+    if source is not None and source.path and len(problems) == 1 \
+            and (problems[0][0] + ":").startswith(source.path + ":"):
+        # the file itself (unreadable, not JSON): one line, FILE[:LINE:COLUMN]: what is wrong
+        sys.stderr.write("tinymcp: %s: %s\n" % problems[0])
+        return 1
+    sys.stderr.write("tinymcp: invalid config %s:\n" % (default_name if source is None else source.name))
+    for path, msg in problems:
+        sys.stderr.write("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg)
+    return 1
+
+
 def usage(prog, default_config=None):
     """The help text, named as this program was started and saying what it serves
     without --config."""
