@@ -181,7 +181,11 @@ for name in [n for n in sys.modules if n.split(".")[0] in BLOCKED]:
 sys.meta_path.insert(0, Unavailable())
 del socket.AF_UNIX
 PACKAGE = sys.argv.pop(1)
-WINDOWS_LIKE = sys.argv.pop(1) == "windows-like"
+PLATFORM = sys.argv.pop(1)
+WINDOWS_LIKE = PLATFORM == "windows-like"
+if PLATFORM == "no-poll":  # (the loop polls with selectors, as on macOS)
+    import select
+    del select.poll
 if WINDOWS_LIKE:  # no SIGHUP, and pipes that cannot be polled
     import signal
     del signal.SIGHUP
@@ -204,10 +208,11 @@ def run_without_posix_extras(args, cwd, stdin=b"", platform="posix"):
     return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace")
 
 
-@pytest.mark.parametrize("platform", ["posix", "windows-like"])
+@pytest.mark.parametrize("platform", ["posix", "windows-like", "no-poll"])
 def test_every_module_imports_and_stdio_serves_without_fcntl_termios_pwd_grp_resource_af_unix(
         tmp_path, config_file, platform):
-    # windows-like: also no SIGHUP, and stdio served by the blocking loop (no pipe polling)
+    # windows-like: also no SIGHUP, and stdio served by the blocking loop (no pipe polling);
+    # no-poll: served on the selectors fallback
     rc, out, err = run_without_posix_extras(["--config", str(config_file)], tmp_path,
                                             stdin=CONVERSATION, platform=platform)
     assert rc == 0, err
@@ -216,7 +221,7 @@ def test_every_module_imports_and_stdio_serves_without_fcntl_termios_pwd_grp_res
     assert_serves_prompts(replies)
     # a config file can be reloaded where pipes can be polled; the blocking loop cannot
     # deliver a change, so it never promises one
-    assert replies[0]["result"]["capabilities"]["prompts"] == {"listChanged": platform == "posix"}
+    assert replies[0]["result"]["capabilities"]["prompts"] == {"listChanged": platform != "windows-like"}
 
 
 @pytest.mark.needs("socket")

@@ -5,7 +5,7 @@ Knows nothing of MCP. Signals and other threads wake the loop through a self-pip
 only bound the wait; with none pending the loop sleeps until an fd is ready. ``poll()``
 takes any fd (pipes, sockets, terminals, files) and needs no ``selectors`` (whose import
 costs 5% of a start); where it has none, or cannot poll terminals (macOS), the
-``selectors`` default serves.
+``selectors`` default serves (``selector``).
 """
 
 import os
@@ -15,36 +15,11 @@ import sys
 import time
 from collections import deque
 
-READ, WRITE = 1, 4  # (select.POLLIN, select.POLLOUT: what the selectors fallback is given too)
+READ, WRITE = 1, 4  # (select.POLLIN, select.POLLOUT: what io.selector is given too)
 _NONE = (None, None)
 #: the loop a server serves on now (``pump.Hub``): where the log (``io.log``, loaded by the
 #: first line logged) retries writing what a full stderr did not take
 SERVING = [None]
-
-
-class _Selector:
-    """``selectors.DefaultSelector`` as ``poll()`` is used here: ``poll(ms)`` -> ``[(fd, events)]``."""
-
-    def __init__(self):
-        import selectors
-        self.selector = selectors.DefaultSelector()
-        self.close = self.selector.close
-
-    def register(self, fd, mask):
-        if mask:  # (nothing for a hang-up alone: kqueue cannot watch for it without reading)
-            self.selector.register(fd, (1 if mask & READ else 0) | (2 if mask & WRITE else 0))
-
-    def unregister(self, fd):
-        if fd in self.selector.get_map():
-            self.selector.unregister(fd)
-
-    def modify(self, fd, mask):
-        self.unregister(fd)
-        self.register(fd, mask)
-
-    def poll(self, ms):
-        return [(key.fd, (READ if events & 1 else 0) | (WRITE if events & 2 else 0))
-                for key, events in self.selector.select(None if ms is None else ms / 1000.0)]
 
 
 class Timer:
@@ -65,7 +40,11 @@ class Timer:
 
 class Loop:
     def __init__(self):
-        self.selector = select.poll() if hasattr(select, "poll") and sys.platform != "darwin" else _Selector()
+        if hasattr(select, "poll") and sys.platform != "darwin":
+            self.selector = select.poll()
+        else:
+            from .selector import Selector
+            self.selector = Selector()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
