@@ -14,7 +14,7 @@ pytest.importorskip("tinymcp.files", reason="a copy without files/")
 
 from conftest import PACKAGE
 from transport_helpers import run
-from tinymcp import cli, codec, preview
+from tinymcp import cli, codec, jsonlite, preview
 from tinymcp.errors import ConfigError
 from tinymcp.source import parse_config
 
@@ -148,7 +148,7 @@ def _random_json(rng, depth):
 def test_a_config_with_escaped_quotes_before_colons_in_its_strings_is_not_scanned(monkeypatch):
     def scan(text):
         raise AssertionError("scanned")
-    monkeypatch.setattr(codec, "duplicates", scan)
+    monkeypatch.setattr(jsonlite, "duplicates", scan)
     text = json.dumps({"prompts": [{"name": "p", "messages": [
         {"role": "user", "text": 'Reply with {"a": 1} as JSON: {"b": [2]}'}]}]}).encode()
     assert codec.load_file(text, "c.json") == json.loads(text)
@@ -157,7 +157,7 @@ def test_a_config_with_escaped_quotes_before_colons_in_its_strings_is_not_scanne
 def test_a_valid_config_never_takes_the_token_scan(monkeypatch):
     def scan(text):
         raise AssertionError("scanned")
-    monkeypatch.setattr(codec, "duplicates", scan)
+    monkeypatch.setattr(jsonlite, "duplicates", scan)
     text = json.dumps({"prompts": [{"name": "p%d" % i, "description": "a: b", "messages": [
         {"role": "user", "text": "x:y"}]} for i in range(50)]}, indent=1).encode()
     expected = json.loads(text)

@@ -120,6 +120,7 @@ def load_file(data, name, explain=None):
         raise ConfigError([(_where(name, text, pos), message)])
     keys = sum(sizes)
     if data.count(b":") != keys and _keys_in(data) != keys:  # (a key given twice, perhaps)
+        from .jsonlite import duplicates
         found = duplicates(text)
         if found:
             raise ConfigError([(_where(name, text, at), "duplicate key %s (first at line %d, column %d): "
@@ -139,46 +140,3 @@ def _keys_in(data):
 
 def _where(name, text, pos):
     return name if pos is None else "%s:%d:%d" % ((name,) + line_column(text, pos))
-
-
-#: a string (to its closing quote, or the end of its line: linear even when unterminated),
-#: one punctuation character, or a bare word
-TOKEN = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|[{}\[\],:]|[^\s{}\[\],:"]+'
-
-
-def duplicates(text):
-    """``[(path, position, first position)]`` of every key given twice in one object of
-    the JSON ``text``, in order."""
-    import re
-    found, stack, want_key = [], [], False  # frames: [path, keys seen or None, index, key]
-    for match in re.finditer(TOKEN, text):
-        token = match.group()
-        c = token[0]
-        if c in "{[":
-            path = "" if not stack else _child(stack[-1])
-            stack.append([path, {} if c == "{" else None, 0, None])
-            want_key = c == "{"
-        elif c in "}]":
-            stack.pop()
-            want_key = False
-        elif c == "," and stack:
-            want_key = stack[-1][1] is not None
-            stack[-1][2] += 1
-        elif c == '"' and want_key:
-            want_key = False
-            frame = stack[-1]
-            frame[3] = key = loads(token)
-            if key in frame[1]:
-                found.append((_join(frame[0], key), match.start(), frame[1][key]))
-            else:
-                frame[1][key] = match.start()
-    return found
-
-
-def _child(frame):
-    path, keys, index, key = frame
-    return _join(path, key) if keys is not None else "%s[%d]" % (path, index)
-
-
-def _join(path, key):
-    return "%s.%s" % (path, key) if path else key

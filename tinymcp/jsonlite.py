@@ -1,6 +1,7 @@
 """JSON for installs without the ``json`` module (Debian's python3-minimal, split builds):
 a decoder and an encoder in plain Python, loaded by ``codec`` only when ``import json``
-fails. They accept and refuse what ``json`` does with ``codec``'s settings (RFC 8259,
+fails; and the scan that finds a config file's keys given twice (``duplicates``), loaded
+when its key count says there may be one. They accept and refuse what ``json`` does with ``codec``'s settings (RFC 8259,
 no NaN or Infinity, lone surrogates kept), raise the same messages at the same
 positions (so ``files.diagnose`` words a config's mistakes the same), and write the same
 bytes (compact, ASCII-only). Each costs time linear in its input; nesting is bounded,
@@ -228,3 +229,45 @@ def _key(key):
     if isinstance(key, float):
         return '"%s"' % _float(key)
     raise TypeError("keys must be str, int, float, bool or None, not %s" % type(key).__name__)
+
+
+#: a string (to its closing quote, or the end of its line: linear even when unterminated),
+#: one punctuation character, or a bare word
+TOKEN = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|[{}\[\],:]|[^\s{}\[\],:"]+'
+
+
+def duplicates(text):
+    """``[(path, position, first position)]`` of every key given twice in one object of
+    the JSON ``text``, in order."""
+    found, stack, want_key = [], [], False  # frames: [path, keys seen or None, index, key]
+    for match in re.finditer(TOKEN, text):
+        token = match.group()
+        c = token[0]
+        if c in "{[":
+            path = "" if not stack else _child(stack[-1])
+            stack.append([path, {} if c == "{" else None, 0, None])
+            want_key = c == "{"
+        elif c in "}]":
+            stack.pop()
+            want_key = False
+        elif c == "," and stack:
+            want_key = stack[-1][1] is not None
+            stack[-1][2] += 1
+        elif c == '"' and want_key:
+            want_key = False
+            frame = stack[-1]
+            frame[3] = key = decode(token, int, None)  # (a string: neither hook is asked)
+            if key in frame[1]:
+                found.append((_join(frame[0], key), match.start(), frame[1][key]))
+            else:
+                frame[1][key] = match.start()
+    return found
+
+
+def _child(frame):
+    path, keys, index, key = frame
+    return _join(path, key) if keys is not None else "%s[%d]" % (path, index)
+
+
+def _join(path, key):
+    return "%s.%s" % (path, key) if path else key

@@ -2,7 +2,8 @@
 comma, single quotes, YAML, an empty file, another encoding, a number JSON does not allow,
 a bracket that closes nothing... (``explain``, which ``codec.load_file`` asks)."""
 
-from ..codec import MAX_INT_DIGITS, TOKEN, line_column
+from ..codec import MAX_INT_DIGITS, line_column
+from ..jsonlite import TOKEN
 from ..model.check import close_match
 
 _BLANK = " \t\r\n"
