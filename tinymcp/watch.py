@@ -5,6 +5,7 @@ to it through the server's change hook). Loaded by the first reload or ``--watch
 server that is never reloaded never loads this, nor starts the thread.
 """
 
+from contextlib import nullcontext
 from time import perf_counter
 
 from .errors import ConfigError
@@ -54,35 +55,30 @@ class Watcher:
 
 def reload(source, why, sig=None):
     """Read, validate and hand over everything of ``source``; on any problem keep the old
-    prompts. ``sig``: the sources' ``signature()`` the watch check has just taken."""
-    if source.lock is None:  # (not watched: reloads come from the loop alone)
-        return _reload(source, why, sig)
-    with source.lock:
-        return _reload(source, why, sig)
-
-
-def _reload(source, why, sig):
-    try:
-        source.loaded = source.seen = source.signature() if sig is None else sig
-        seen, config, files = source._read()
-        if seen == source.served:  # touched, or rewritten as it was: nothing changed
-            source.log("info", "%s (%s) is unchanged: nothing to reload" % (source.name, why))
-            return True
-        source.server.replace_config(source._build(config, files))
-        source.served = seen
-    except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
-        message = "invalid config %s (%s): still serving the previous prompts" % (source.name, why)
-        problems = exc.problems if isinstance(exc, ConfigError) else [
-            ("", "%s: %s" % (type(exc).__name__, exc))]
-        source.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m
-                                                   for p, m in problems]))
-        hub = source.hub
-        if hub is not None:
-            hub.loop.call_soon_threadsafe(lambda: tell_sessions(hub, message, problems))
-        return False
-    source.tell(source.log)
-    source.log("info", "reloaded %s (%s)" % (source.name, why))
-    return True
+    prompts. ``sig``: the sources' ``signature()`` the watch check has just taken. (Not
+    watched, there is no lock: reloads come from the loop alone.)"""
+    with source.lock or nullcontext():
+        try:
+            source.loaded = source.seen = source.signature() if sig is None else sig
+            seen, config, files = source._read()
+            if seen == source.served:  # touched, or rewritten as it was: nothing changed
+                source.log("info", "%s (%s) is unchanged: nothing to reload" % (source.name, why))
+                return True
+            source.server.replace_config(source._build(config, files))
+            source.served = seen
+        except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
+            message = "invalid config %s (%s): still serving the previous prompts" % (source.name, why)
+            problems = exc.problems if isinstance(exc, ConfigError) else [
+                ("", "%s: %s" % (type(exc).__name__, exc))]
+            source.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m
+                                                       for p, m in problems]))
+            hub = source.hub
+            if hub is not None:
+                hub.loop.call_soon_threadsafe(lambda: tell_sessions(hub, message, problems))
+            return False
+        source.tell(source.log)
+        source.log("info", "reloaded %s (%s)" % (source.name, why))
+        return True
 
 
 def tell_sessions(hub, message, problems):
