@@ -19,15 +19,16 @@ promptfiles = importlib.import_module(PACKAGE + ".files.formats")
 tinymcp = importlib.import_module(PACKAGE)
 
 
-def parsed(relpath, text):
-    result = promptfiles.parse(relpath, text)
+def parsed(relpath, text, host=None):
+    result = promptfiles.parse(relpath, text, host)
     assert result.problems == [], result.problems
     return result
 
 
-def rendered(relpath, text, **arguments):
-    """The text of each message prompts/get sends for the file, with ``arguments``."""
-    result = parsed(relpath, text)
+def rendered(relpath, text, host=None, **arguments):
+    """The text of each message prompts/get sends for the file (in a ``host`` folder of
+    that kind), with ``arguments``."""
+    result = parsed(relpath, text, host)
     session = tinymcp.Session(tinymcp.Server({"prompts": [result.prompt]}))
     lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-06-18", "capabilities": {},
@@ -194,12 +195,26 @@ def test_a_claude_code_command_maps_positions_to_the_hint_and_arguments_to_one_m
                  "Run !`git status` and read @src/main.py first.")]
 
 
-def test_dollar_ten_is_dollar_one_then_a_zero_and_positions_without_a_hint_are_argN():
-    text = "---\nmodel: x\n---\nPay $10 to $2.\n"
+def test_positions_are_read_as_claude_code_reads_them_and_without_a_hint_are_argN():
+    # (a real skill's "$2b$" bcrypt prefix lost its "$2": a word character after the
+    # digits makes them text, as in Claude Code; all the digits are the position)
+    text = "---\nmodel: x\n---\nPay $10 to $2; hash with $2b$.\n"
     result = parsed("c.md", text)
+    assert result.prompt["arguments"] == [{"name": "arg10", "description": "Argument 10"},
+                                          {"name": "arg2", "description": "Argument 2"}]
+    assert rendered("c.md", text, arg10="7", arg2="Bo") == [("user", "Pay 7 to Bo; hash with $2b$.")]
+    text = "Take $ARGUMENTS[12] and $ARGUMENTS[x]\n"  # (from 0, as $ARGUMENTS[N] counts)
+    assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == ["arg13", "arguments"]
+    assert rendered("c.md", text, arg13="y", arguments="z") == [("user", "Take y and z[x]")]
+
+
+def test_in_a_codex_folder_dollar_ten_is_dollar_one_then_a_zero():
+    text = "Pay $10 to $2.\n"
+    result = parsed("c.md", text, "codex")
+    assert result.format == "codex"
     assert result.prompt["arguments"] == [{"name": "arg1", "description": "Argument 1"},
                                           {"name": "arg2", "description": "Argument 2"}]
-    assert rendered("c.md", text, arg1="7", arg2="Bo") == [("user", "Pay 70 to Bo.")]
+    assert rendered("c.md", text, "codex", arg1="7", arg2="Bo") == [("user", "Pay 70 to Bo.")]
 
 
 @pytest.mark.parametrize("text", [
@@ -303,13 +318,18 @@ def test_a_positions_name_gives_way_to_names_the_body_uses(text, names, rendered
     assert rendered("c.md", text, **{name: "<%s>" % name for name in names}) == [("user", rendered_text)]
 
 
-def test_codex_named_placeholders_are_required_arguments():
+def test_codex_named_placeholders_are_required_arguments_in_a_codex_folder_only():
     text = "---\nargument-hint: USER=<name> BRANCH=<branch>\n---\nDeploy $BRANCH for $USER ($BRANCH).\n"
-    result = parsed("deploy.md", text)
+    result = parsed("deploy.md", text, "codex")
     assert result.prompt["arguments"] == [{"name": "BRANCH", "required": True},
                                           {"name": "USER", "required": True}]
-    assert rendered("deploy.md", text, USER="ann", BRANCH="main") == [
+    assert rendered("deploy.md", text, "codex", USER="ann", BRANCH="main") == [
         ("user", "Deploy main for ann (main).")]
+    # (four real skills could not be got: $VIEWER_PID and the like became required)
+    for host in (None, "command"):
+        assert [a["name"] for a in parsed("deploy.md", text, host).prompt["arguments"]] == ["arguments"]
+    skill = "---\nname: hooks\ndescription: Hooks\n---\nkill $VIEWER_PID\n"
+    assert rendered("hooks/SKILL.md", skill) == [("user", "kill $VIEWER_PID")]
 
 
 def test_a_plain_markdown_file_with_shell_variables_is_not_a_command():
@@ -511,6 +531,9 @@ def test_a_skill_without_a_description_or_with_broken_front_matter_is_a_problem(
 def test_host_defaults_for_a_missing_description_and_an_input_named_with_a_hint():
     # Claude Code shows a command's first line; Gemini CLI says "Custom command from <file>"
     assert parsed("c.md", "\n\n  Fix issue $1 now.\nMore\n").prompt["description"] == "Fix issue $1 now."
+    # (37 real commands open with a heading: its text is shown, not "# ")
+    assert parsed("c.md", "## Fix issue $1\nMore\n").prompt["description"] == "Fix issue $1"
+    assert parsed("c.md", "#1 fix $1\n").prompt["description"] == "#1 fix $1"
     if sys.version_info >= (3, 11):  # (tomllib)
         assert parsed("g/commit.toml", 'prompt = "Commit {{args}}"\n').prompt["description"] == \
             "Custom command from commit.toml"

@@ -149,19 +149,20 @@ def _inside(path, top):
 
 
 #: a host's own folder (the last two names of its real path) -> how its files are read
-HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "command",
+HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex",
          (".opencode", "command"): "command", (".cursor", "commands"): "command",
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini"}
 #: the files each kind of host folder holds (others: .md and .toml)
-_HOST_SUFFIXES = {"command": (".md",), "vscode": (".prompt.md",), "gemini": (".toml",)}
+_HOST_SUFFIXES = {"command": (".md",), "codex": (".md",), "vscode": (".prompt.md",), "gemini": (".toml",)}
 
 
 def folder_host(folder):
     """How a folder that is a host's own is read (``HOSTS``; it or a folder it is in), else
     None: ``.claude/commands`` as Claude Code reads it (every .md a command),
     ``.github/prompts`` as VS Code (its .prompt.md files), ``.gemini/commands`` as Gemini
-    CLI (its .toml files); Codex prompts, OpenCode commands, Cursor commands and Windsurf
-    workflows are read as Claude Code commands."""
+    CLI (its .toml files), ``.codex/prompts`` as Codex (commands with Codex's
+    placeholders); OpenCode commands, Cursor commands and Windsurf workflows are read as
+    Claude Code commands."""
     parts = os.path.realpath(folder).split(os.sep)
     return next((HOSTS[pair] for pair in zip(parts, parts[1:]) if pair in HOSTS), None)
 
@@ -313,7 +314,7 @@ def _parse(rel, data, where, problems, notes=None, host=None):
         problems.append(("%s:%d" % (where, line), "not UTF-8 (save the file as UTF-8)"))
         return None
     from .formats import parse
-    result = parse(rel, text, host == "command")
+    result = parse(rel, text, host)
     if notes is not None:
         notes.extend(("%s:%d" % (where, line), message) for line, message in result.warnings)
     for line, column, path, message in result.problems:

@@ -17,13 +17,15 @@ Formats, by file name and then front matter (README, "Prompt files", says the sa
   with a key those hosts use (``argument-hint``, ``allowed-tools``, ``model``...) or a
   body using ``$ARGUMENTS``, ``$0`` or ``$1`` (not an amount: ``$10``, ``$1.50``), and
   none of ``title``, ``icons`` or MCP ``arguments`` (a list of objects). In a command,
-  ``$ARGUMENTS`` is the optional argument ``arguments``; ``$1``..``$9`` (one digit:
-  ``$10`` is ``$1`` then ``0``) are optional positional arguments, counted from ``$0``
-  when the file uses ``$0`` or ``$ARGUMENTS[N]`` (Claude Code's numbering) and from ``$1``
-  otherwise, named from ``argument-hint`` where it names them; ``$name`` of Claude Code's
-  ``arguments:`` list (letters, digits, ``_`` and ``-``: the longest name that fits) is
-  the optional argument ``name``; without those, Codex's
-  ``$UPPER_CASE`` names are required arguments. ``\\$`` and ``$$`` keep a dollar literal.
+  ``$ARGUMENTS`` is the optional argument ``arguments``; ``$1``, ``$10`` (the digits no
+  word character follows: ``$2b`` is text) are optional positional arguments, counted
+  from ``$0`` when the file uses ``$0`` or ``$ARGUMENTS[N]`` (Claude Code's numbering)
+  and from ``$1`` otherwise, named from ``argument-hint`` where it names them; ``$name``
+  of Claude Code's ``arguments:`` list (letters, digits, ``_`` and ``-``: the longest
+  name that fits) is the optional argument ``name``. In a ``.codex/prompts`` folder, as
+  Codex reads them: one digit (``$10`` is ``$1`` then ``0``), and without ``$ARGUMENTS``
+  or ``$N``, ``$UPPER_CASE`` names are required arguments. ``\\$`` and ``$$`` keep a
+  dollar literal.
 
 Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 (``@path``, ``@{path}``) inclusions are never run or read, and values are inserted
@@ -107,9 +109,10 @@ def _named(relpath, front):
     return prompt_name(relpath, name) if isinstance(name, str) and name else name
 
 
-def parse(relpath, text, command=False):
-    """The ``PromptFile`` of ``text``, the content of the file at ``relpath``; ``command``:
-    a ``.md`` is a command whatever it holds (a host's commands folder)."""
+def parse(relpath, text, host=None):
+    """The ``PromptFile`` of ``text``, the content of the file at ``relpath``; ``host``:
+    the kind of host folder it is in (``files.folders.HOSTS``): in a ``command`` or
+    ``codex`` one, a ``.md`` is a command whatever it holds (with Codex's placeholders)."""
     if text.startswith("\ufeff"):
         text = text[1:]  # (a byte order mark says nothing more)
     if "\r" in text:
@@ -122,10 +125,10 @@ def parse(relpath, text, command=False):
     front, body_line, body = _front_matter(result, text)
     if front is None:
         return result
-    if result.format == "mcp" and (command or _is_command(front, body)):
-        result.format = "command"
-    {"mcp": _mcp, "command": _command, "vscode": _vscode, "skill": _skill}[result.format](
-        result, relpath, front, body_line, body)
+    if result.format == "mcp" and (host in ("command", "codex") or _is_command(front, body)):
+        result.format = "codex" if host == "codex" else "command"
+    {"mcp": _mcp, "command": _command, "codex": _command, "vscode": _vscode, "skill": _skill}[
+        result.format](result, relpath, front, body_line, body)
     return result
 
 
@@ -390,6 +393,8 @@ def _command(result, relpath, front, body_line, body, name=None):
         prompt["description"] = front["description"]
     else:  # Claude Code: "Default: uses the first line from the prompt"
         first = next((line.strip() for line in body.split("\n") if line.strip()), "")
+        heading = first.lstrip("#")
+        first = heading.strip() if heading[:1] == " " else first  # (a heading: its text, as shown)
         if first:
             prompt["description"] = first
     hint = front.get("argument-hint", front.get("argument_hint"))
@@ -397,7 +402,7 @@ def _command(result, relpath, front, body_line, body, name=None):
     if isinstance(named, str):  # (names apart by spaces or commas)
         named = named.replace(",", " ").split()
     named = named if isinstance(named, list) else []
-    pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)])
+    pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)], result.format == "codex")
     arguments, names = _command_arguments(pieces, body, hint)
     if not arguments:  # Claude Code appends "ARGUMENTS: <input>" to a command without placeholders
         arguments = [{"name": "arguments", "description": "Everything after the command, as typed"
@@ -438,10 +443,12 @@ def _skill(result, relpath, front, body_line, body):
     _command(result, relpath, front, body_line, body, ":".join(folders[:-1] + [name]))
 
 
-def _dollar_pieces(body, named):
+def _dollar_pieces(body, named, codex=False):
     """``body`` as literal strings and placeholders ``(kind, key)``: ``('all', None)``,
-    ``('index', digit)``, ``('name', name)`` or ``('upper', NAME)`` (Codex)."""
-    codex = not named and not _positional(body)  # (Codex names: no $ARGUMENTS, no $N)
+    ``('index', position)``, ``('name', name)`` or, in a ``codex`` prompt, ``('upper',
+    NAME)``. Positions as Claude Code reads them: ``$`` and digits that no word character
+    follows (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0)."""
+    upper = codex and not named and not _positional(body)  # (Codex names: no $ARGUMENTS, no $N)
     named = (frozenset(named), max(map(len, named), default=0))
     out, at, start = [], 0, 0
     while True:
@@ -449,7 +456,7 @@ def _dollar_pieces(body, named):
         if at < 0:
             out.append(body[start:])
             return out
-        found = _placeholder(body, at, named, codex)
+        found = _placeholder(body, at, named, codex, upper)
         if at and body[at - 1] == "\\" and found is not None:  # \$1: a literal $1
             out.append(body[start:at - 1])
             start, at = at, at + found[0]
@@ -463,15 +470,18 @@ def _dollar_pieces(body, named):
             start = at = at + found[0]
 
 
-def _placeholder(body, at, named, codex):
+def _placeholder(body, at, named, codex, upper):
     """``(length, kind, key)`` of the placeholder at ``body[at]`` (a '$'), or None."""
     if body.startswith("ARGUMENTS", at + 1):
-        inner = body[at + 11:at + 12] if body.startswith("]", at + 12) else ""
-        if body.startswith("[", at + 10) and inner in _DIGITS:
-            return 13, "index", int(inner)  # $ARGUMENTS[0]: Claude Code's first
+        end = _digits_end(body, at + 11)
+        if body.startswith("[", at + 10) and end > at + 11 and body.startswith("]", end):
+            return end + 1 - at, "index", int(body[at + 11:end])  # $ARGUMENTS[0]: Claude Code's first
         return 10, "all", None
     if body[at + 1:at + 2] in _DIGITS:  # (ASCII: "$²" is text)
-        return 2, "index", int(body[at + 1])  # (one digit: $10 is $1 then '0')
+        if codex:
+            return 2, "index", int(body[at + 1])
+        end = _digits_end(body, at + 1)
+        return None if body[end:end + 1] in _WORD else (end - at, "index", int(body[at + 1:end]))
     names, longest = named
     if names:  # the longest name after the '$' that no word character follows
         start = end = at + 1
@@ -482,12 +492,18 @@ def _placeholder(body, at, named, codex):
             if body[end:end + 1] not in _WORD and body[start:end] in names:
                 return 1 + end - start, "name", body[start:end]
             end = body.rfind("-", start, end)
-    if codex and body[at + 1:at + 2] in _UPPER:
+    if upper and body[at + 1:at + 2] in _UPPER:
         end = at + 2
         while end < len(body) and (body[end] in _UPPER or body[end] in "0123456789_"):
             end += 1
         return end - at, "upper", body[at + 1:end]
     return None
+
+
+def _digits_end(body, at):
+    while body[at:at + 1] in _DIGITS:
+        at += 1
+    return at
 
 
 def _command_arguments(pieces, body, hint):
