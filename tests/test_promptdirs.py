@@ -622,6 +622,18 @@ def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path
     assert "arguments" not in tinymcp.load_files(prompt_dirs=[plain]).prompts.by_name["tidy"]
 
 
+def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_holds(tmp_path):
+    # (a project's root served nothing, silently: its .claude/commands is a hidden folder)
+    root = write(tmp_path / "project", {".claude/commands/tidy.md": "Tidy\n", ".github/prompts/a.prompt.md": "A\n"})
+    notes = []
+    assert tinymcp.load_files(prompt_dirs=[root], notes=notes).prompts.names == []
+    assert notes == [(root, "no prompt files (give --prompts its host folders themselves: %s, %s)" % (
+        os.path.join(root, ".claude", "commands"), os.path.join(root, ".github", "prompts")))]
+    notes = []
+    tinymcp.load_files(prompt_dirs=[write(tmp_path / "empty", {"a.txt": "x"})], notes=notes)
+    assert notes == [(str(tmp_path / "empty"), "no prompt files")]
+
+
 def test_a_github_prompts_folder_serves_its_prompt_files_as_vs_code_does(tmp_path):
     root = write(tmp_path / ".github" / "prompts", {"plan.prompt.md": "Plan ${input:goal}\n",
                                                      "README.md": "How to use these prompts\n"})

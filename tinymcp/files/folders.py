@@ -254,6 +254,11 @@ def build(config, folders, notes=None, served=None, sources=None):
             problems.append((folder, files))
             continue
         host = folder_host(folder)
+        if not files and notes is not None:  # (a project's own: its host folders are hidden)
+            inside = [os.path.join(folder, *pair) for pair in list(HOSTS) + [(".claude", "skills")]
+                      if os.path.isdir(os.path.join(folder, *pair))]
+            notes.append((folder, "no prompt files%s" % (" (give --prompts its host folders "
+                                                          "themselves: %s)" % ", ".join(inside) if inside else "")))
         for rel, data in files:
             where = os.path.join(folder, rel)
             mine = []
