@@ -392,7 +392,7 @@ def test_a_flood_of_refused_connections_logs_a_bounded_number_of_lines(world):
     proc = world.server("--socket", path, "--max-clients", "1")
     keeper = world.client(path)
     keeper.initialize()
-    for _ in range(RefusalLog(None).burst + 30):
+    for _ in range(RefusalLog(None).throttle.burst + 30):
         extra = world.client(path)
         assert extra.closed()
         extra.close()
@@ -400,7 +400,7 @@ def test_a_flood_of_refused_connections_logs_a_bounded_number_of_lines(world):
     rc, err, _ = proc.finish()
     assert rc == 0, err
     refused = [x for x in err.splitlines() if "already serving 1 client (--max-clients)" in x]
-    assert len(refused) == RefusalLog(None).burst, err
+    assert len(refused) == RefusalLog(None).throttle.burst, err
     assert "refused 30 more connections without a line each" in err
 
 

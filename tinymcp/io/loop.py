@@ -49,7 +49,7 @@ class Loop:
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         self._handlers = {}  # fd -> (reader, writer)
-        self._pending = deque()  # callbacks for this round (``call_soon``), from any thread
+        self._pending = deque()  # callbacks for this round (``call_soon_threadsafe``)
         self._next_round = []
         self._timers = []
         self._signals = deque()
@@ -124,10 +124,6 @@ class Loop:
         keeps one lock for threads that make theirs at the same time."""
         import threading
         return self.__dict__.setdefault("_wake_lock", threading.Lock())
-
-    def call_soon(self, callback):
-        """Run ``callback()`` from the loop after the fd callbacks of this round (loop thread)."""
-        self._pending.append(callback)
 
     def call_next_round(self, callback):
         """Run ``callback()`` in the next round, after that round's fd callbacks: every peer

@@ -170,7 +170,6 @@ class RefusalLog:
                  summary="refused %d more connection%s without a line each"):
         self.log, self.summary = log, summary
         self.throttle = Throttle(burst, period, clock)
-        self.burst = burst
 
     def __call__(self, message):
         if self.throttle.allow():  # (past the burst, only the first of a later period is)
