@@ -11,15 +11,13 @@ def _valid_std_fds():
     for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
         try:
             os.fstat(fd)
-            continue
         except OSError:
-            pass
-        null = os.open(os.devnull, os.O_RDWR)
-        if null != fd:
-            os.dup2(null, fd)
-            os.close(null)
-        setattr(sys, name, open(fd, mode, closefd=False))
-        setattr(sys, "__%s__" % name, getattr(sys, name))
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, mode, closefd=False))
+            setattr(sys, "__%s__" % name, getattr(sys, name))
 
 
 if __name__ == "__main__":

@@ -55,8 +55,14 @@ def parse_args(argv):
             continue
         if name in given:  # (which one was meant?)
             raise UsageError("%s given twice (%r, then %r): give it once" % (name, given[name], value))
-        given[name] = value
-        opts[key] = _value(name, kind, value)
+        given[name] = opts[key] = value
+        if kind == "count":
+            try:
+                opts[key] = int(value)
+            except ValueError:
+                raise UsageError("%s needs a whole number, got %r" % (name, value))
+            if opts[key] < 1:
+                raise UsageError("%s must be 1 or more" % name)
     _check_together(opts, named)
     return opts
 
@@ -106,18 +112,6 @@ def _add(collected, name, kind, value):
         if key in collected:
             raise UsageError("%s %s given twice" % (name, key))
         collected[key] = text
-
-
-def _value(name, kind, value):
-    if kind == "count":
-        try:
-            number = int(value)
-        except ValueError:
-            raise UsageError("%s needs a whole number, got %r" % (name, value))
-        if number < 1:
-            raise UsageError("%s must be 1 or more" % name)
-        return number
-    return value
 
 
 def main(argv=None, default_config=None, default_name="default config"):

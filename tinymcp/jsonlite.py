@@ -222,12 +222,8 @@ def _key(key):
     """A key as JSON writes it, quoted (``json``: numbers, booleans and null as their text)."""
     if isinstance(key, str):
         return quote(key)
-    if key is None or key is True or key is False:
-        return '"%s"' % ("null" if key is None else "true" if key else "false")
-    if isinstance(key, int):
-        return '"%s"' % int.__repr__(key)
-    if isinstance(key, float):
-        return '"%s"' % _float(key)
+    if key is None or isinstance(key, (int, float)):  # (bool is an int)
+        return '"%s"' % encode(key)
     raise TypeError("keys must be str, int, float, bool or None, not %s" % type(key).__name__)
 
 

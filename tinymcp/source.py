@@ -117,8 +117,7 @@ class ConfigFile:
     def load(self):
         """Read and validate everything: the ``ServerConfig``, or ConfigError."""
         seen, config, files = self._read()
-        loaded = self._build(config, files)
-        self.served = seen
+        loaded, self.served = self._build(config, files), seen  # (served: once it is built)
         return loaded
 
     def _read(self):

@@ -64,10 +64,7 @@ def explain(text, exc):
     first = len(text) - len(text.lstrip(_BLANK))
     if pos == first and text[first] not in '{["' and _looks_like_yaml(text):
         return pos, 'this looks like YAML, but a config file is JSON, such as {"prompts": [...]}'
-    known = _known_mistake(text, pos)
-    if known is not None:
-        return known
-    return _decoder_error(text, exc.msg, pos)
+    return _known_mistake(text, pos) or _decoder_error(text, exc.msg, pos)
 
 
 def _looks_like_yaml(text):
@@ -122,12 +119,8 @@ def _decoder_error(text, msg, pos):
         return end, _cut_short(text, end)
     c = text[pos]
     found = "found %r" % c
-    if msg.startswith(("Expecting value", "Expecting ','")):
-        token = _bad_token(text, pos)
-        if token is not None:
-            return token
     if msg.startswith("Expecting value"):
-        return pos, _no_value(text, pos, found)
+        return _bad_token(text, pos) or (pos, _no_value(text, pos, found))
     if msg.startswith("Expecting property name"):
         word = _word(text, pos)
         if word:
@@ -136,7 +129,7 @@ def _decoder_error(text, msg, pos):
     if msg.startswith("Expecting ':'"):
         return pos, "expected ':' after the key, %s" % found
     if msg.startswith("Expecting ','"):
-        return pos, _no_comma(text, pos, c)
+        return _bad_token(text, pos) or (pos, _no_comma(text, pos, c))
     if msg.startswith("Unterminated string"):
         return pos, 'this string never ends: its closing " is missing'
     if msg.startswith("Invalid control character"):

@@ -51,10 +51,8 @@ class Folders:
         if base is not None and not isinstance(base, str):
             raise ConfigError([("base", "expected a folder path (a string), got %s" % describe(base))])
         _check_folders(extra)
-        own = []
-        if type(config) is dict and "prompt_dirs" in config:
-            own = config["prompt_dirs"]
-            _check_folders(own)
+        own = config.get("prompt_dirs", []) if type(config) is dict else []
+        _check_folders(own)
         # (one meant for a shell to expand, "~/x" or "$HOME/x", is left as written: read
         # then says so, not that base/~/x does not exist)
         self.paths = [f if f.startswith("~") or "$" in f else os.path.join(base or "", f) for f in own]
@@ -240,12 +238,10 @@ def build(config, folders, notes=None, served=None, sources=None):
     unless it is in ``served`` (a problem of the config itself, or a folder that cannot be
     read, always raises); ``served`` is then set to the files served. ``sources`` (a dict)
     gets each file's prompt name -> ``(file, format)``."""
-    if not folders:
+    prompts = config.get("prompts") if isinstance(config, dict) else None
+    if not folders or type(prompts) is not list:  # (not a list: the validator says what is wrong)
         return load_config(config, owned=True)
-    problems, origins, prompts = [], [], list(config.get("prompts") or ()) \
-        if isinstance(config, dict) and type(config.get("prompts")) is list else None
-    if prompts is None:
-        return load_config(config, owned=True)  # (the validator says what is wrong with it)
+    problems, origins, prompts = [], [], list(prompts)
     owners = {p["name"]: "prompts[%d]" % i for i, p in enumerate(prompts)
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
     first = len(prompts)
@@ -344,16 +340,13 @@ def _located(path, message, first, origins):
     """``(index of the file, problem)``: a validator problem ``prompts[i].rest`` of a file's
     prompt, at its file and line; the index None and the problem as it is for one of the
     config's own."""
-    if not path.startswith("prompts["):
-        return None, (path, message)
     index, _, rest = path[8:].partition("]")
-    if not index.isdigit() or int(index) < first:
+    if not path.startswith("prompts[") or not index.isdigit() or int(index) < first:
         return None, (path, message)
     index = int(index) - first
     where, result = origins[index]
     lines = result.located()
-    rest = rest.lstrip(".")
-    probe = rest
+    rest = probe = rest.lstrip(".")
     while probe not in lines and probe:
         probe = probe[:max(probe.rfind("."), probe.rfind("["), 0)]
     at = "%s:%d" % (where, lines.get(probe, 1))

@@ -33,7 +33,7 @@ verbatim, never expanded again (the config's template rule).
 """
 
 from ..codec import line_column
-from ..model.check import ALNUM, close_match, describe
+from ..model.check import ALNUM, ROLES, close_match, describe
 from .yamlish import YamlError, load as load_yaml
 
 #: front matter of MCP Markdown (each argument takes the config's argument keys)
@@ -45,7 +45,6 @@ HOST_KEYS = frozenset((
     "when_to_use", "user-invocable", "disallowed-tools", "effort", "context", "agent", "background",
     "hooks", "shell", "metadata", "license", "compatibility", "paths", "tools", "mode", "applyTo",
     "handoffs", "target", "infer", "agents", "excludeAgent", "advancedOptions", "mcp-servers"))
-_ROLES = ("user", "assistant")
 _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
 _FENCES = ("```", "~~~")
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -262,7 +261,7 @@ def _segments(result, body, first_line):
         if marker is None:
             lines.append(line)
             continue
-        if marker not in _ROLES:
+        if marker not in ROLES:
             result.fail(number, None, "", "unknown role %r in a message marker: write "
                         "<!-- role: user --> or <!-- role: assistant -->" % marker)
         _segment(result, out, role, start, lines, explicit)

@@ -58,8 +58,7 @@ def load(text, first=1):
     """``(value, lines)`` of a YAML document in the subset (a mapping or a list at the
     top, or None for no content); ``first``: the number of its first line (in errors too)."""
     reader = _Reader(text, first)
-    value = reader.document()
-    return value, reader.lines
+    return reader.document(), reader.lines
 
 
 class _Line:
@@ -123,9 +122,7 @@ class _Reader:
         """The mapping or sequence whose lines start at column ``indent``."""
         line = self.peek()
         _nest(path, line.number, indent)
-        if line.item:
-            return self.sequence(indent, path)
-        return self.mapping(indent, path)
+        return self.sequence(indent, path) if line.item else self.mapping(indent, path)
 
     # --- block collections -----------------------------------------------------------------
 
@@ -302,12 +299,8 @@ def _is_item(text):
 
 
 def _is_key(text):
-    if text[0] in "\"'":
-        return _quoted_key_end(text)
-    return text[0] not in _FLOW and text[0] != "#" and _colon(text) >= 0
-
-
-def _quoted_key_end(text):
+    if text[0] not in "\"'":
+        return text[0] not in _FLOW and text[0] != "#" and _colon(text) >= 0
     try:
         _, end = _quoted(text, 0, 0, 0)
     except YamlError:

@@ -47,10 +47,7 @@ class Workers:
     included, until they end), so another owner's callable always finds a thread."""
 
     def __init__(self, post, call_later, log, size=THREADS):
-        self.post = post
-        self._call_later = call_later
-        self.log = log
-        self.size = size
+        self.post, self._call_later, self.log, self.size = post, call_later, log, size
         self.each = max(1, size - 1)  # threads one owner's jobs may hold
         self._cond = None  # (a threading.Condition, made with the first job: most configs have no callables)
         self._waiting = {}  # owner -> deque of its waiting jobs; in turn order (round robin)

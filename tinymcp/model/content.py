@@ -21,7 +21,6 @@ _BLOCK_KEYS = {
                       "annotations", "icons", "_meta"),
 }
 _RESOURCE_KEYS = ("uri", "mimeType", "text", "blob", "_meta")
-_MESSAGE_KEYS = frozenset(("role", "text", "content"))
 # type "/" subtype, RFC 6838 restricted-name characters, parameters allowed after ";"
 _MIME_CHARS = ALNUM | frozenset("!#$&^_.+-")
 _B64_ALPHABET = ALNUM | frozenset("+/")
@@ -96,10 +95,11 @@ def _check_base64(check, value, path):
 
 def _check_uri(check, value, path, parts):
     """Record why uri ``value`` (``parts``: a ``Template``'s, or ``[value]``) is not an
-    absolute URI."""
+    absolute URI; that reason, or ""."""
     problem = _uri().uri_problem(parts)
     if problem:
         check.fail(path, "expected an absolute URI, got %s: %s" % (shown(value), problem))
+    return problem
 
 
 def _check_annotations(check, ann, path):
@@ -144,9 +144,7 @@ def _text_field(check, obj, key, path, declared, uri=False):
             parsed = parse_template(value, kind) if declared is not None else value
         except ValueError:
             parsed = None  # (check_template says what is wrong with it)
-        problem = parsed is not None and _uri().uri_problem([parsed] if type(parsed) is str else parsed.parts)
-        if problem:
-            check.fail(fpath, "expected an absolute URI, got %s: %s" % (shown(value), problem))
+        if parsed is not None and _check_uri(check, value, fpath, [parsed] if type(parsed) is str else parsed.parts):
             return
     if declared is not None:
         check_template(check, value, fpath, declared, kind)
@@ -271,8 +269,7 @@ def check_message(check, msg, path, declared):
     """Record the problems of ``{role, text}`` or ``{role, content: {...block...}}``."""
     if check.obj(msg, path) is None:
         return
-    if not _MESSAGE_KEYS.issuperset(msg):
-        check.keys(msg, path, ("role", "text", "content"))
+    check.keys(msg, path, ("role", "text", "content"))
     role = msg.get("role")
     if role not in ROLES:
         check.fail(join(path, "role") if "role" in msg else path, "expected 'user' or 'assistant', got %s"

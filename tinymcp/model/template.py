@@ -114,16 +114,14 @@ def fill(text, values, kind=Template):
 
 def check_template(check, text, path, declared, kind=Template):
     """Record the problems of template ``text`` in ``check`` (a stray brace, a placeholder
-    that names no ``declared`` argument); returns what ``parse_template`` makes of it, or
-    None."""
+    that names no ``declared`` argument)."""
     try:
         parsed = parse_template(text, kind)
     except ValueError as exc:
         check.fail(path, str(exc))
-        return None
+        return
     if type(parsed) is not str:
         for name in parsed.names:
             if name not in declared:
                 check.fail(path, "placeholder {%s} names no declared argument%s" % (
                     name, " (write {{ and }} for literal braces)" if any(c in name for c in "\":, ") else ""))
-    return parsed

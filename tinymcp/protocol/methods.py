@@ -120,10 +120,7 @@ def _prompt(session, name):
 
 
 def _get_params(params):
-    name = params.get("name")
-    if type(name) is not str:
-        raise InvalidParams("Invalid params: name must be a string")
-    return name, params.get("arguments"), params
+    return _string(params, "name"), params.get("arguments"), params
 
 
 def _retry_fields(params):

@@ -56,16 +56,15 @@ def log_message(level, data, logger="tinymcp"):
 class Call:
     """One request being served: its id, revision, era, and request-scoped notifications."""
 
-    __slots__ = ("rid", "method", "revision", "stateless", "in_batch", "log_threshold", "notes",
+    __slots__ = ("rid", "method", "revision", "stateless", "log_threshold", "notes",
                  "progress_token", "last_progress", "live")
 
-    def __init__(self, rid, method, revision, stateless, in_batch, log_threshold=None):
+    def __init__(self, rid, method, revision, stateless, log_threshold=None):
         self.rid = rid
         self.method = method
         #: the ``Revision`` served (None for ``initialize``, until it has negotiated one)
         self.revision = revision
         self.stateless = stateless
-        self.in_batch = in_batch
         #: an index into LOG_LEVELS, or None: no notifications/message for this request
         self.log_threshold = log_threshold
         self.notes = None
@@ -103,9 +102,7 @@ class Deferred:
     __slots__ = ("call", "work", "finish")
 
     def __init__(self, call, work, finish):
-        self.call = call
-        self.work = work
-        self.finish = finish
+        self.call, self.work, self.finish = call, work, finish
 
     def run(self):
         """``work()`` with ``call`` current (what ``progress()`` reports on)."""
@@ -279,7 +276,7 @@ class Connection:
         serves, refused, refusal = STATES[self.state]
         if (method not in serves) if serves is not None else (method in refused):
             raise refusal(method)
-        return Call(rid, method, self.revision, False, in_batch, self.log_threshold)
+        return Call(rid, method, self.revision, False, self.log_threshold)
 
     def stateless_call(self, rid, method, meta, in_batch):
         """The ``Call`` of a stateless request, its ``_meta`` checked (2026-07-28
@@ -305,7 +302,7 @@ class Connection:
         if META_LOG_LEVEL in meta:
             # 2026-07-28 logging "Error Handling": an unknown level SHOULD get -32602
             threshold = _level(meta[META_LOG_LEVEL], META_LOG_LEVEL)
-        return Call(rid, method, stateless(version), True, in_batch, threshold)
+        return Call(rid, method, stateless(version), True, threshold)
 
     def succeeded(self, call):
         """Apply the transition a handshake-era request's success makes (``TRANSITIONS``);

@@ -15,7 +15,7 @@ prompts stay in ``prompts/list``.
 from ..codec import dumps
 from ..errors import InvalidParams, clip
 from ..model.config import decode_cursor, encode_cursor
-from .methods import Method, _cache_hints, _prompts_get
+from .methods import Method, _cache_hints, _prompts_get, _string
 from .state import Deferred
 
 _OUTPUT = {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}
@@ -55,10 +55,7 @@ def _tools_list(session, call, cursor):
 
 
 def _call_params(params):
-    name = params.get("name")
-    arguments = params.get("arguments")
-    if type(name) is not str:
-        raise InvalidParams("Invalid params: name must be a string")
+    name, arguments = _string(params, "name"), params.get("arguments")
     if arguments is not None and type(arguments) is not dict:
         raise InvalidParams("Invalid params: arguments must be an object")
     if name not in ("list_prompts", "get_prompt"):  # (tools "Error Handling": unknown tool)

@@ -97,17 +97,15 @@ class _Relay:
 
     def _from_host(self):
         data = read_some(self.in_fd)
-        if data is None:
-            return
-        if data:
+        if data == b"":
+            self.in_open = False
+        elif data:
             self.to_server += data
             for msg in self._messages("host", data):
                 if "method" in msg and "id" in msg:
                     self.asked[_key(msg["id"])] = msg["id"]
                 elif msg.get("method") == "notifications/cancelled" and type(msg.get("params")) is dict:
                     self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
-        else:
-            self.in_open = False
 
     def _to_server(self):
         try:

@@ -71,12 +71,8 @@ def peer_credentials(sock):
         return None
     # struct ucred (Linux) is {pid, uid, gid}; struct sockpeercred (OpenBSD) {uid, gid, pid}
     layout = "IIi" if sys.platform.startswith("openbsd") else "iII"
-    raw = sock.getsockopt(socket.SOL_SOCKET, opt, struct.calcsize(layout))
-    if layout == "iII":
-        pid, uid, _ = struct.unpack(layout, raw)
-    else:
-        uid, _, pid = struct.unpack(layout, raw)
-    return pid, uid
+    fields = struct.unpack(layout, sock.getsockopt(socket.SOL_SOCKET, opt, struct.calcsize(layout)))
+    return fields[:2] if layout == "iII" else (fields[2], fields[0])
 
 
 # --- the socket file ----------------------------------------------------------------------
@@ -389,15 +385,13 @@ def serve_options(opts, server, source):
             if not (part.isascii() and part.isdigit()):
                 raise UsageError("--allow-uid needs numeric uids separated by commas, got %r" % text)
             uids.add(int(part))
-    mode = 0o600
-    if opts["socket_mode"] is not None:
-        text = opts["socket_mode"]
-        try:
-            mode = int(text, 8)
-        except ValueError:
-            mode = -1
-        if not 0 <= mode <= 0o777:
-            raise UsageError("--socket-mode needs an octal mode such as 0660, got %r" % text)
+    text = opts["socket_mode"] or "600"  # (never "": cli refuses an empty value)
+    try:
+        mode = int(text, 8)
+    except ValueError:
+        mode = -1
+    if not 0 <= mode <= 0o777:
+        raise UsageError("--socket-mode needs an octal mode such as 0660, got %r" % text)
     gid = None if opts["socket_group"] is None else _gid(opts["socket_group"])
     return serve_unix(server, opts["socket"], max_clients=opts["max_clients"] or DEFAULT_MAX_CLIENTS,
                       allow_uids=uids, source=source, mode=mode, gid=gid)
