@@ -318,18 +318,24 @@ def test_a_positions_name_gives_way_to_names_the_body_uses(text, names, rendered
     assert rendered("c.md", text, **{name: "<%s>" % name for name in names}) == [("user", rendered_text)]
 
 
-def test_codex_named_placeholders_are_required_arguments_in_a_codex_folder_only():
+def test_codex_named_placeholders_are_required_in_a_codex_folder_or_where_the_hint_names_them():
     text = "---\nargument-hint: USER=<name> BRANCH=<branch>\n---\nDeploy $BRANCH for $USER ($BRANCH).\n"
     result = parsed("deploy.md", text, "codex")
     assert result.prompt["arguments"] == [{"name": "BRANCH", "required": True},
                                           {"name": "USER", "required": True}]
     assert rendered("deploy.md", text, "codex", USER="ann", BRANCH="main") == [
         ("user", "Deploy main for ann (main).")]
-    # (four real skills could not be got: $VIEWER_PID and the like became required)
+    # elsewhere, those the argument hint names (ENV=<env>, as Codex's own examples write it)
     for host in (None, "command"):
-        assert [a["name"] for a in parsed("deploy.md", text, host).prompt["arguments"]] == ["arguments"]
+        assert rendered("deploy.md", text, host, USER="ann", BRANCH="main") == [
+            ("user", "Deploy main for ann (main).")]
+    text = "---\nargument-hint: USER=<name>\n---\nDeploy $BRANCH for $USER.\n"
+    assert rendered("deploy.md", text, None, USER="ann") == [("user", "Deploy $BRANCH for ann.")]
+    # (four real skills could not be got: $VIEWER_PID and the like became required)
     skill = "---\nname: hooks\ndescription: Hooks\n---\nkill $VIEWER_PID\n"
     assert rendered("hooks/SKILL.md", skill) == [("user", "kill $VIEWER_PID")]
+    assert [a["name"] for a in parsed("k.md", "---\nmodel: x\n---\nkill $PID\n").prompt["arguments"]] == [
+        "arguments"]
 
 
 def test_a_plain_markdown_file_with_shell_variables_is_not_a_command():

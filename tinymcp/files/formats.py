@@ -24,8 +24,8 @@ Formats, by file name and then front matter (README, "Prompt files", says the sa
   of Claude Code's ``arguments:`` list (letters, digits, ``_`` and ``-``: the longest
   name that fits) is the optional argument ``name``. In a ``.codex/prompts`` folder, as
   Codex reads them: one digit (``$10`` is ``$1`` then ``0``), and without ``$ARGUMENTS``
-  or ``$N``, ``$UPPER_CASE`` names are required arguments. ``\\$`` and ``$$`` keep a
-  dollar literal.
+  or ``$N``, ``$UPPER_CASE`` names are required arguments (elsewhere those an
+  ``argument-hint`` names, ``ENV=<env>``). ``\\$`` and ``$$`` keep a dollar literal.
 
 Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 (``@path``, ``@{path}``) inclusions are never run or read, and values are inserted
@@ -401,7 +401,8 @@ def _command(result, relpath, front, body_line, body, name=None):
     if isinstance(named, str):  # (names apart by spaces or commas)
         named = named.replace(",", " ").split()
     named = named if isinstance(named, list) else []
-    pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)], result.format == "codex")
+    hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
+    pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)], result.format == "codex", hinted)
     arguments, names = _command_arguments(pieces, body, hint)
     if not arguments:  # Claude Code appends "ARGUMENTS: <input>" to a command without placeholders
         arguments = [{"name": "arguments", "description": "Everything after the command, as typed"
@@ -442,12 +443,14 @@ def _skill(result, relpath, front, body_line, body):
     _command(result, relpath, front, body_line, body, ":".join(folders[:-1] + [name]))
 
 
-def _dollar_pieces(body, named, codex=False):
+def _dollar_pieces(body, named, codex=False, hinted=()):
     """``body`` as literal strings and placeholders ``(kind, key)``: ``('all', None)``,
-    ``('index', position)``, ``('name', name)`` or, in a ``codex`` prompt, ``('upper',
-    NAME)``. Positions as Claude Code reads them: ``$`` and digits that no word character
-    follows (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0)."""
-    upper = codex and not named and not _positional(body)  # (Codex names: no $ARGUMENTS, no $N)
+    ``('index', position)``, ``('name', name)`` or Codex's ``('upper', NAME)``: any in a
+    ``codex`` prompt, else those the argument hint names (``hinted``: ``ENV=<env>``).
+    Positions as Claude Code reads them: ``$`` and digits that no word character follows
+    (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0)."""
+    # (Codex names: only where no $ARGUMENTS, $N or named argument is used)
+    upper = None if named or _positional(body) else True if codex else frozenset(hinted)
     named = (frozenset(named), max(map(len, named), default=0))
     out, at, start = [], 0, 0
     while True:
@@ -495,7 +498,8 @@ def _placeholder(body, at, named, codex, upper):
         end = at + 2
         while end < len(body) and (body[end] in _UPPER or body[end] in "0123456789_"):
             end += 1
-        return end - at, "upper", body[at + 1:end]
+        if upper is True or body[at + 1:end] in upper:
+            return end - at, "upper", body[at + 1:end]
     return None
 
 
