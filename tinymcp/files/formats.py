@@ -62,7 +62,7 @@ class PromptFile:
     file's first line; ``located()`` gives them all, with the front matter's, whose
     ``front_lines`` are the YAML reader's: made into text only when a problem needs them),
     ``problems`` (``(line, column or None, path, message)``),
-    ``format`` (``mcp``, ``command``, ``vscode`` or ``gemini``), ``fields`` (when there
+    ``format`` (``mcp``, ``command``, ``codex``, ``skill``, ``vscode`` or ``gemini``), ``fields`` (when there
     is no ``prompt``, the fields read besides its messages, for their own problems to be
     found too: all at once; None when not even those could be read) and ``warnings``
     (``(line, message)``: what was ignored)."""
