@@ -2,21 +2,23 @@
 the hub that hands prompt changes to every session and drains them all at shutdown.
 
 Backpressure, per pump: what one read brings is handed to the session with a budget, the
-room left below ``high`` in the output backlog; the session serves lines only while the
-replies it made are within that budget (at least one line a call) and holds the rest
-back. Above ``high`` the pump neither serves nor reads until the peer has taken the
-backlog down to ``low``, and it never reads while the session still holds lines. So a
-peer that sends without reading holds at most ``high`` + one reply (a reply is bounded
-by the server's limits), one read (``READ_SIZE``) of lines not served yet and one
-partial line (the server's line limit), and costs the loop nothing more, however large
-its replies. Output the server pushes on its own (list_changed notifications, the end of
-listen streams: at most ``max_listen_streams`` messages an event) may grow the backlog
-past ``high``, up to ``hard`` bytes; past that the connection is closed with a line in
-the log. A paused stdio pump still watches its input for a hang-up, and then reads it to
-the end (what the closed pipe holds, no more), so a peer that closes stdin without
-reading stdout meets the ``eof_drain`` bound rather than a server that waits. A peer's
-lines are served for ``TURN_SECONDS`` at most (at least one line), then the pump holds
-the rest until the loop's next round, so every other peer ready by then is served first.
+room left below ``high`` in the output backlog and at most ``BATCH`` (what a pipe takes
+in one write: a larger batch of replies would only wait in memory, 0.6 MiB of a
+pipelining client's peak); the session serves lines only while the replies it made are
+within that budget (at least one line a call) and holds the rest back. Above ``high``
+the pump neither serves nor reads until the peer has taken the backlog down to ``low``,
+and it never reads while the session still holds lines. So a peer that sends without
+reading holds at most ``high`` + one reply (a reply is bounded by the server's limits),
+one read (``READ_SIZE``) of lines not served yet and one partial line (the server's line
+limit), and costs the loop nothing more, however large its replies. Output the server
+pushes on its own (list_changed notifications, the end of listen streams: at most
+``max_listen_streams`` messages an event) may grow the backlog past ``high``, up to
+``hard`` bytes; past that the connection is closed with a line in the log. A paused
+stdio pump still watches its input for a hang-up, and then reads it to the end (what the
+closed pipe holds, no more), so a peer that closes stdin without reading stdout meets
+the ``eof_drain`` bound rather than a server that waits. A peer's lines are served for
+``TURN_SECONDS`` at most (at least one line), then the pump holds the rest until the
+loop's next round, so every other peer ready by then is served first.
 """
 
 import errno
@@ -28,6 +30,8 @@ from ..protocol.session import no_log
 from .loop import SERVING
 
 READ_SIZE = 65536
+#: replies made at most between two writes (with ``high``, the session's budget)
+BATCH = 65536
 #: stdio defaults: stop serving and reading while this much output waits for the peer
 #: (one reply at least: a pipe holds 64 KiB, so a reader that keeps up never waits) ...
 HIGH_WATER = 256 * 1024
@@ -148,7 +152,7 @@ class StreamPump:
     def _serve(self, serve, *data):
         """One call into the session, with the room left below ``high`` as its budget."""
         try:
-            reply = serve(*data, max(self.high - len(self.out), 1), self._turn_over)
+            reply = serve(*data, max(min(self.high - len(self.out), BATCH), 1), self._turn_over)
         except Exception as exc:
             # Session turns every request's failure into an error reply; reaching here is
             # a bug, and it ends this connection only, never the server's other sessions.
