@@ -622,6 +622,22 @@ def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path
     assert "arguments" not in tinymcp.load_files(prompt_dirs=[plain]).prompts.by_name["tidy"]
 
 
+def test_a_claude_code_plugin_serves_its_commands_and_skills_named_as_claude_code_names_them(tmp_path):
+    # (a real plugin repository served its agents and READMEs as prompts, and names such as
+    # plugins:hookify:commands:help where Claude Code says /hookify:help)
+    plugin = {".claude-plugin/plugin.json": '{"name": "hookify"}', "README.md": "About\n",
+              "agents/critic.md": "---\nname: critic\n---\nYou criticise.\n",
+              "commands/help.md": "Explain hookify.\n", "commands/git/undo.md": "Undo $1\n",
+              "skills/rules/SKILL.md": "---\nname: rules\ndescription: Write rules\n---\nRules\n",
+              "skills/rules/references/more.md": "More\n"}
+    root = write(tmp_path / "market", {"plugins/hookify/" + rel: text for rel, text in plugin.items()})
+    config = tinymcp.load_files(prompt_dirs=[root])
+    assert names(config) == ["plugins:hookify:git:undo", "plugins:hookify:help", "plugins:hookify:rules"]
+    assert [a["name"] for a in config.prompts.by_name["plugins:hookify:help"]["arguments"]] == ["arguments"]
+    alone = tinymcp.load_files(prompt_dirs=[os.path.join(root, "plugins", "hookify")])
+    assert names(alone) == ["hookify:git:undo", "hookify:help", "hookify:rules"]
+
+
 def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_holds(tmp_path):
     # (a project's root served nothing, silently: its .claude/commands is a hidden folder)
     root = write(tmp_path / "project", {".claude/commands/tidy.md": "Tidy\n", ".github/prompts/a.prompt.md": "A\n"})

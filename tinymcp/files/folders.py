@@ -115,8 +115,9 @@ def folder_depth(config):
 
 
 def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
-    """``[(relative path, bytes or a problem message)]`` of the prompt files under
-    ``folder``, by path; when the folder itself cannot be read, its problem message (which
+    """``[(relative path, bytes or a problem message, path it is named by, host kind or
+    None)]`` of the prompt files under ``folder``, by path (see ``_walk``); when the folder
+    itself cannot be read, its problem message (which
     ``build`` reports beside every other folder's and file's). Folders more than
     ``max_depth`` below it (``limits.max_folder_depth``) are not read: each is a problem."""
     if not os.path.isdir(folder):
@@ -125,20 +126,21 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
         return "cannot read the prompt folder: %s%s" % (problem, " (%s)" % note if note else "")
     out, problems = [], []
     top = os.path.realpath(folder)
-    for rel, path, entry in _walk(folder, max_depth, problems):
+    for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
         if entry.is_symlink() and not _inside(os.path.realpath(path), top):
             # (environ.md -> /proc/self/environ would serve the server's environment)
             out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
-                             "followed" % os.path.realpath(path)))
+                             "followed" % os.path.realpath(path), named, kind))
             continue
         try:
-            out.append((rel, read_regular(path, MAX_FILE_BYTES)))
+            out.append((rel, read_regular(path, MAX_FILE_BYTES), named, kind))
         except ConfigError as exc:
-            out.append((rel, exc.problems[0][1]))
+            out.append((rel, exc.problems[0][1], named, kind))
     for rel, problem in problems:
         if rel == ".":
             return "cannot read the prompt folder: %s" % problem
-        out.append((rel, problem if problem.startswith("a folder") else "cannot read the folder: %s" % problem))
+        out.append((rel, problem if problem.startswith("a folder") else "cannot read the folder: %s" % problem,
+                    rel, None))
     return tuple(sorted(out, key=lambda entry: entry[0]))
 
 
@@ -166,16 +168,20 @@ def folder_host(folder):
 
 
 def _walk(folder, max_depth, problems=None):
-    """``(relative path, path, DirEntry)`` of each prompt file under ``folder``, by path:
-    names starting with "." are skipped, files and folders alike, and so are symlinked
-    folders (no walk loops); of a folder holding a ``SKILL.md``, that file alone; in a
-    host's own folder (``folder_host``), the files that host reads. Iterative, and never deeper than ``max_depth`` folders below
-    ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable,
-    ``(relative path, message)``."""
+    """``(relative path, path, DirEntry, path it is named by, host kind or None)`` of each
+    prompt file under ``folder``, by path: names starting with "." are skipped, files and
+    folders alike, and so are symlinked folders (no walk loops); of a folder holding a
+    ``SKILL.md``, that file alone; in a host's own folder (``folder_host``), the files that
+    host reads; of a Claude Code plugin (a folder holding ``.claude-plugin/``), its
+    ``commands/`` (commands) and ``skills/``, named as Claude Code names them
+    (``plugin:command``, ``plugin:skill``). Iterative, and never deeper than ``max_depth``
+    folders below ``folder``: ``problems`` (a list) is told of each folder too deep or
+    unreadable, ``(relative path, message)``."""
     suffixes = _HOST_SUFFIXES.get(folder_host(folder), _SUFFIXES)
-    found, todo = [], [("", folder, 0)]
+    found, todo = [], [("", folder, 0, "", None)]
+    join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
-        rel_top, top, depth = todo.pop()
+        rel_top, top, depth, named_top, kind = todo.pop()
         try:
             with os.scandir(top) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -185,25 +191,29 @@ def _walk(folder, max_depth, problems=None):
             continue
         skill = [e for e in entries if e.name == SKILL]
         if skill:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
-            found.append((rel_top + "/" + SKILL if rel_top else SKILL, skill[0].path, skill[0]))
+            found.append((join(rel_top, SKILL), skill[0].path, skill[0], join(named_top, SKILL), kind))
             continue
+        plugin = any(e.name == ".claude-plugin" and e.is_dir() for e in entries)
+        if plugin:  # (its commands and skills are named as its own: plugin:command)
+            named_top = named_top or os.path.basename(os.path.abspath(top))
         subfolders = []
         for entry in entries:
             name = entry.name
-            if name.startswith("."):
+            if name.startswith(".") or (plugin and name not in ("commands", "skills")):
                 continue
-            rel = rel_top + "/" + name if rel_top else name
+            rel = join(rel_top, name)
             try:
                 is_folder = entry.is_dir(follow_symlinks=False)
             except OSError:
                 is_folder = False
             if is_folder:
-                subfolders.append((rel, entry.path))
+                subfolders.append((rel, entry.path, named_top if plugin else join(named_top, name),
+                                   "command" if plugin and name == "commands" else kind))
             elif name.lower().endswith(suffixes):
-                found.append((rel, entry.path, entry))
-        for rel, path in reversed(subfolders):
+                found.append((rel, entry.path, entry, join(named_top, name), kind))
+        for rel, path, named, sub_kind in reversed(subfolders):
             if depth < max_depth:
-                todo.append((rel, path, depth + 1))
+                todo.append((rel, path, depth + 1, named, sub_kind))
             elif problems is not None:
                 problems.append((rel, "a folder more than %d deep below the prompt folder: not "
                                       "read (limits.max_folder_depth)" % max_depth))
@@ -220,7 +230,7 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
         out.append(("", st.st_ino, st.st_mtime_ns, st.st_mode))
     except OSError:
         pass
-    for rel, path, _ in _walk(folder, max_depth):
+    for rel, path, *_ in _walk(folder, max_depth):
         try:
             st = os.stat(path)
         except OSError:
@@ -255,10 +265,10 @@ def build(config, folders, notes=None, served=None, sources=None):
                       if os.path.isdir(os.path.join(folder, *pair))]
             notes.append((folder, "no prompt files%s" % (" (give --prompts its host folders "
                                                           "themselves: %s)" % ", ".join(inside) if inside else "")))
-        for rel, data in files:
+        for rel, data, named, kind in files:
             where = os.path.join(folder, rel)
             mine = []
-            result = _parse(rel, data, where, mine, notes, host)
+            result = _parse(named, data, where, mine, notes, kind or host)
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
             if taken:
