@@ -117,9 +117,9 @@ def folder_depth(config):
 def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     """``[(relative path, bytes or a problem message, path it is named by, host kind or
     None)]`` of the prompt files under ``folder``, by path (see ``_walk``); when the folder
-    itself cannot be read, its problem message (which
-    ``build`` reports beside every other folder's and file's). Folders more than
-    ``max_depth`` below it (``limits.max_folder_depth``) are not read: each is a problem."""
+    itself cannot be read, its problem message (which ``build`` reports beside every other
+    folder's and file's). Folders more than ``max_depth`` below it
+    (``limits.max_folder_depth``) are not read: each is a problem."""
     if not os.path.isdir(folder):
         problem = "no such folder" if not os.path.exists(folder) else "not a folder"
         note = looked_for(folder) if problem == "no such folder" else ""
