@@ -206,6 +206,9 @@ def test_positions_are_read_as_claude_code_reads_them_and_without_a_hint_are_arg
     text = "Take $ARGUMENTS[12] and $ARGUMENTS[x]\n"  # (from 0, as $ARGUMENTS[N] counts)
     assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == ["arg13", "arguments"]
     assert rendered("c.md", text, arg13="y", arguments="z") == [("user", "Take y and z[x]")]
+    # past 4 digits a number is text: 5,000 digits made int() refuse, and the load fail
+    text = "Pay $%s, $ARGUMENTS[%s] or $1234\n" % ("9" * 5000, "9" * 5000)
+    assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == ["arguments", "arg1235"]
 
 
 def test_in_a_codex_folder_dollar_ten_is_dollar_one_then_a_zero():

@@ -476,14 +476,14 @@ def _placeholder(body, at, named, codex, upper):
     """``(length, kind, key)`` of the placeholder at ``body[at]`` (a '$'), or None."""
     if body.startswith("ARGUMENTS", at + 1):
         end = _digits_end(body, at + 11)
-        if body.startswith("[", at + 10) and end > at + 11 and body.startswith("]", end):
+        if body.startswith("[", at + 10) and at + 11 < end <= at + 15 and body.startswith("]", end):
             return end + 1 - at, "index", int(body[at + 11:end])  # $ARGUMENTS[0]: Claude Code's first
         return 10, "all", None
     if body[at + 1:at + 2] in _DIGITS:  # (ASCII: "$²" is text)
         if codex:
             return 2, "index", int(body[at + 1])
-        end = _digits_end(body, at + 1)
-        return None if body[end:end + 1] in _WORD else (end - at, "index", int(body[at + 1:end]))
+        end = _digits_end(body, at + 1)  # (past 4 digits, no position: text, as an amount)
+        return None if body[end:end + 1] in _WORD or end > at + 5 else (end - at, "index", int(body[at + 1:end]))
     names, longest = named
     if names:  # the longest name after the '$' that no word character follows
         start = end = at + 1
