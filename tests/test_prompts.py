@@ -340,6 +340,11 @@ def test_choices_are_what_completion_offers():
     wire.initialize()
     assert wire.complete("tone", "c")["result"]["completion"]["values"] == ["calm", "curt", "Cheerful"]
     assert wire.complete("tone", "ch")["result"]["completion"]["values"] == ["Cheerful"]
+    # (when choices came, an empty completions list was taken for no list: -32603)
+    empty = Wire({"prompts": [{"name": "pick", "arguments": [{"name": "a", "completions": []}],
+                               "messages": [{"role": "user", "text": "{a}"}]}]})
+    empty.initialize()
+    assert empty.complete("a", "x")["result"]["completion"]["values"] == []
 
 
 def test_a_value_outside_the_choices_is_refused_naming_a_bounded_few():
