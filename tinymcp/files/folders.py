@@ -168,17 +168,18 @@ def folder_host(folder):
 
 
 def _walk(folder, max_depth, problems=None):
-    """``(relative path, path, DirEntry, path it is named by, host kind or None)`` of each
-    prompt file under ``folder``, by path: names starting with "." are skipped, files and
-    folders alike, and so are symlinked folders (no walk loops); of a folder holding a
-    ``SKILL.md``, that file alone; in a host's own folder (``folder_host``), the files that
-    host reads; of a Claude Code plugin (a folder holding ``.claude-plugin/``), its
-    ``commands/`` (commands) and ``skills/``, named as Claude Code names them
-    (``plugin:command``, ``plugin:skill``). Iterative, and never deeper than ``max_depth``
-    folders below ``folder``: ``problems`` (a list) is told of each folder too deep or
-    unreadable, ``(relative path, message)``."""
-    suffixes = _HOST_SUFFIXES.get(folder_host(folder), _SUFFIXES)
-    found, todo = [], [("", folder, 0, "", None)]
+    """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
+    host reads it)`` of each prompt file under ``folder``, by path: names starting with
+    "." are skipped, files and folders alike, and so are symlinked folders (no walk
+    loops); of a folder holding a ``SKILL.md``, that file alone; in a host's own folder
+    (``folder_host``), the files that host reads; of a Claude Code plugin (a folder
+    holding ``.claude-plugin/``), its ``commands/`` (commands) and ``skills/``, named as
+    Claude Code names them (``plugin:command``, ``plugin:skill``). Iterative, and never
+    deeper than ``max_depth`` folders below ``folder``: ``problems`` (a list) is told of
+    each folder too deep or unreadable, ``(relative path, message)``."""
+    host = folder_host(folder)
+    suffixes = _HOST_SUFFIXES.get(host, _SUFFIXES)
+    found, todo = [], [("", folder, 0, "", host)]
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
         rel_top, top, depth, named_top, kind = todo.pop()
@@ -259,7 +260,6 @@ def build(config, folders, notes=None, served=None, sources=None):
         if isinstance(files, str):  # (it could not be read)
             problems.append((folder, files))
             continue
-        host = folder_host(folder)
         if not files and notes is not None:  # (a project's own: its host folders are hidden)
             inside = [os.path.join(folder, *pair) for pair in list(HOSTS) + [(".claude", "skills")]
                       if os.path.isdir(os.path.join(folder, *pair))]
@@ -268,7 +268,7 @@ def build(config, folders, notes=None, served=None, sources=None):
         for rel, data, named, kind in files:
             where = os.path.join(folder, rel)
             mine = []
-            result = _parse(named, data, where, mine, notes, kind or host)
+            result = _parse(named, data, where, mine, notes, kind)
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
             if taken:
