@@ -6,10 +6,9 @@ and ``prompts/get`` (a ``Session`` fed JSON-RPC lines), printed as plain text. L
 only for those: a server never is.
 """
 
-from . import codec
 import sys
 
-from . import __version__
+from . import __version__, codec
 from .model.check import close_match
 from .model.content import as_text
 from .protocol.revisions import LATEST_HANDSHAKE
@@ -24,6 +23,7 @@ VALUES = {"--config": "a file path", "--socket": "a socket path", "--connect": "
 #: options people try that are spelt otherwise here
 SPELLED = {"-c": "--config", "-V": "--version", "-v": "--version", "-p": "--prompts",
            "-w": "--watch", "-s": "--socket", "-l": "--list", "-r": "--render", "-a": "--arg"}
+
 
 def program():
     """How this program was started: a vendored copy's module, the console script, a
@@ -91,6 +91,7 @@ def show(opts, default_config=None, server=None, name=None, sources=None):
     if opts["list"]:
         return printed(lambda: list_prompts(server, sys.stdout, sources, opts["json"]))
     return printed(lambda: render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
+
 
 USAGE = """\
 usage: %(prog)s [--config FILE.json] [--prompts DIR]... [--page-size N] [--watch]

@@ -52,8 +52,8 @@ _DIGITS = frozenset("0123456789")
 _FIRST_DIGITS = frozenset("01")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
-_LOGIC = frozenset("#/^>!&")
-_SKILL_NAME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")  # (what opens a Handlebars or Mustache tag that is no placeholder)
+_LOGIC = frozenset("#/^>!&")  # (what opens a Handlebars or Mustache tag that is no placeholder)
+_SKILL_NAME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")  # (what an Agent Skill's name holds)
 
 
 class PromptFile:

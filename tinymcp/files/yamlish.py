@@ -19,8 +19,9 @@ error. Lists and mappings nest at most 100 deep and a number has at most 100 dig
 deeper or longer is an error, as is a carriage return that ends no line.
 
 ``load(text)`` returns ``(value, lines)``: ``lines`` maps each key's and item's path (a
-tuple of keys and indexes) to its line (1-based in ``text``, or from ``first``). Errors are ``YamlError``
-with the line and column. The reader goes through the text once, a line at a time.
+tuple of keys and indexes) to its line (1-based in ``text``, or from ``first``). Errors
+are ``YamlError`` with the line and column. The reader goes through the text once, a
+line at a time.
 """
 
 from ..errors import TinyMCPError

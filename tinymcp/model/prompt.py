@@ -13,8 +13,8 @@ from .check import ROLES, describe, surrogate_at
 from .template import Template, check_template, fill, names_within, parse_template
 
 #: a prompt's keys and an argument's (their order: for messages only)
-PROMPT_KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render", "ask_for_missing",
-               "complete")
+PROMPT_KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render",
+               "ask_for_missing", "complete")
 ARGUMENT_KEYS = ("name", "title", "description", "required", "default", "completions", "complete", "choices",
                  "append")
 _PROMPT_KEYS, _ARGUMENT_KEYS = frozenset(PROMPT_KEYS), frozenset(ARGUMENT_KEYS)
