@@ -262,24 +262,27 @@ def interleaved(servers, reqs, slices=10):
 
 # --- the phases: each returns one sample of each of its metrics, {metric: {kind: value}} ----
 
+def spawned(order, make):
+    """Spawn to the initialize reply read of each ``make(kind)``, one server after the
+    other: ``({kind: seconds}, {kind: VmHWM right after})``."""
+    secs, rss = {}, {}
+    for kind in order:
+        with make(kind) as s:
+            secs[kind], rss[kind] = s.start(), s.hwm()
+    return secs, rss
+
+
 def cold_files(py, files, order):
     """Spawn to the initialize reply read: the folder of prompt files ("tiny") and the same
     prompts as a JSON config ("bare"), both tinymcp."""
-    secs = {}
-    for kind in order:
-        argv = [py, ROOT + "/tinymcp/__main__.py"] + (
-            ["--prompts", files[0]] if kind == "tiny" else ["--config", files[1]])
-        with Server(py, "tiny", None, argv=argv) as s:
-            secs[kind] = s.start()
-    return {"files": secs}
+    source = {"tiny": ["--prompts", files[0]], "bare": ["--config", files[1]]}
+    argv = lambda kind: [py, ROOT + "/tinymcp/__main__.py"] + source[kind]  # noqa: E731
+    return {"files": spawned(order, lambda kind: Server(py, "tiny", None, argv=argv(kind)))[0]}
 
 
 def cold(py, config, order, module, n):
     """Spawn to the initialize reply read, one server after the other; VmHWM right after."""
-    secs, rss = {}, {}
-    for kind in order:
-        with Server(py, kind, config, module) as s:
-            secs[kind], rss[kind] = s.start(), s.hwm()
+    secs, rss = spawned(order, lambda kind: Server(py, kind, config, module))
     return {"coldm%d" % n: secs} if module else {"cold%d" % n: secs, "rss0_%d" % n: rss}
 
 
@@ -370,11 +373,7 @@ def on_minimal(py, minimal, configs, plan):
         return Server(py if kind == "bare" else minimal, "tiny", config, env=None if kind == "bare" else env)
 
     def cold_start(n, order):
-        secs = {}
-        for kind in order:
-            with server(kind, configs[n]) as s:
-                secs[kind] = s.start()
-        return {"mcold%d" % n: secs}
+        return {"mcold%d" % n: spawned(order, lambda kind: server(kind, configs[n]))[0]}
 
     def trips(n, order):
         with pair(py, order, configs[n], make=server) as servers:
