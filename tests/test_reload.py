@@ -155,7 +155,7 @@ def test_a_reload_that_changes_nothing_notifies_no_one(world):
     legacy, stream, _ = _sessions(world, path)
     write_config(cfg, named_config(["alpha", "beta"]))  # same content, new file
     proc.kill(signal.SIGHUP)
-    proc.wait_stderr("is unchanged: nothing to reload")
+    proc.wait_stderr("prompts unchanged (2): no session told")
     assert legacy.call(req(2, "ping")) == {"jsonrpc": "2.0", "id": 2, "result": {}}
     assert legacy.lines.buf == b""
     reply = stream.call(modern(8, "prompts/list"))

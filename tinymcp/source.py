@@ -8,8 +8,7 @@ A reload reads and validates everything (``Server.replace_config``) before anyth
 changes: an invalid file is logged, with every problem, and the old prompts keep being
 served. A valid one goes through the server's change hooks, so the transport applies it
 from its loop and tells the sessions exactly as for a replace from the Python API (the
-server decides whether the prompts changed). Sources whose bytes are the same as the
-last read are not parsed again: only their digest is kept.
+server decides whether the prompts changed: the same prompts tell no one).
 """
 
 import os
@@ -103,7 +102,6 @@ class ConfigFile:
         #: how messages name what is served
         self.name = ", ".join(([path] if path else []) + self.dirs)
         self.folders = None  # (the folders read, once known: a ``files.folders.Folders``)
-        self.served = None   # the digest of the sources last loaded
         self.loaded = self.seen = None  # the signature of the sources last read; at the last check
         self.loop = self.server = self.watcher = self.hub = self.log = None
         self.lock = None  # (made by the watcher: a reload at a time)
@@ -116,13 +114,11 @@ class ConfigFile:
 
     def load(self):
         """Read and validate everything: the ``ServerConfig``, or ConfigError."""
-        seen, config, files = self._read()
-        loaded, self.served = self._build(config, files), seen  # (served: once it is built)
-        return loaded
+        return self._build(*self._read())
 
     def _read(self):
-        """``(digest of every byte read, config dict, files read)`` (stat first, so a write
-        during the read is seen as a change)."""
+        """``(config dict, files read)`` (stat first, so a write during the read is seen
+        as a change)."""
         own = stat_of(self.path) if self.path else None
         data = _read(self.path) if self.path else b""
         config = parse_config(self.path, data) if self.path else {"prompts": []}
@@ -130,8 +126,7 @@ class ConfigFile:
             base = os.path.dirname(self.path) if self.path else None
             self.folders = _folders().Folders(config, base, self.dirs)
         self.loaded = self.seen = (own, self.folders.signature() if self.watch and self.folders else ())
-        files = self.folders.read() if self.folders else None
-        return (len(data), hash(data), hash(files)), config, files
+        return config, self.folders.read() if self.folders else None
 
     def _build(self, config, files):
         if not self.folders:

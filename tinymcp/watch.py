@@ -60,12 +60,9 @@ def reload(source, why, sig=None):
     with source.lock or nullcontext():
         try:
             source.loaded = source.seen = source.signature() if sig is None else sig
-            seen, config, files = source._read()
-            if seen == source.served:  # touched, or rewritten as it was: nothing changed
-                source.log("info", "%s (%s) is unchanged: nothing to reload" % (source.name, why))
-                return True
-            source.server.replace_config(source._build(config, files))
-            source.served = seen
+            # (a file touched or rewritten as it was is read again: the server finds its
+            # prompts unchanged and tells no one; no digest of every start's bytes is kept)
+            source.server.replace_config(source._build(*source._read()))
         except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
             message = "invalid config %s (%s): still serving the previous prompts" % (source.name, why)
             problems = exc.problems if isinstance(exc, ConfigError) else [
