@@ -638,6 +638,30 @@ def test_a_claude_code_plugin_serves_its_commands_and_skills_named_as_claude_cod
     assert names(alone) == ["hookify:git:undo", "hookify:help", "hookify:rules"]
 
 
+def test_a_plugin_is_named_by_its_manifest_and_by_its_folder_when_the_manifest_names_none(tmp_path):
+    # (Claude Code names a plugin's commands and skills by plugin.json's name, not its folder's)
+    files = {"commands/help.md": "Explain.\n", "skills/rules/SKILL.md": "---\nname: rules\ndescription: R\n---\nR\n"}
+    root = write(tmp_path / "market", dict({"plugins/hookify-v2/" + rel: text for rel, text in files.items()},
+                                           **{"plugins/hookify-v2/.claude-plugin/plugin.json": '{"name": "hookify"}'}))
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plugins:hookify:help", "plugins:hookify:rules"]
+    before = promptdirs.folder_signature(root)
+    write(tmp_path / "market", {"plugins/hookify-v2/.claude-plugin/plugin.json": '{"name": "hooks"}'})
+    assert promptdirs.folder_signature(root) != before  # (--watch sees a plugin renamed)
+    for manifest, why in (('{"name": "Hook Ify"}', "got 'Hook Ify'"), ('{"version": "1"}', "it gives no name"),
+                          ('{"name": ', "not JSON"), ('[1]', "not a JSON object")):
+        write(tmp_path / "market", {"plugins/hookify-v2/.claude-plugin/plugin.json": manifest})
+        notes = []
+        config = tinymcp.load_files(prompt_dirs=[root], notes=notes)
+        assert names(config) == ["plugins:hookify-v2:help", "plugins:hookify-v2:rules"]
+        [(path, message)] = notes
+        assert path == os.path.join(root, "plugins", "hookify-v2", ".claude-plugin", "plugin.json")
+        assert why in message and "named after its folder, 'hookify-v2'" in message
+        with pytest.raises(tinymcp.ConfigError):  # (strict: --check)
+            tinymcp.load_files(prompt_dirs=[root])
+    alone = write(tmp_path / "alone", {"commands/help.md": "Explain.\n", ".claude-plugin/x": ""})
+    assert names(tinymcp.load_files(prompt_dirs=[alone])) == ["alone:help"]  # (no manifest: the folder's)
+
+
 def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_holds(tmp_path):
     # (a project's root served nothing, silently: its .claude/commands is a hidden folder)
     root = write(tmp_path / "project", {".claude/commands/tidy.md": "Tidy\n", ".github/prompts/a.prompt.md": "A\n"})

@@ -16,7 +16,8 @@ only, ``MAX_FILE_BYTES`` at most each.
 
 import os
 
-from ..errors import ConfigError
+from .. import codec
+from ..errors import ConfigError, clip
 from ..model.check import describe, plain
 from ..model.config import load_config
 from ..model.limits import Limits
@@ -139,8 +140,7 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     for rel, problem in problems:
         if rel == ".":
             return "cannot read the prompt folder: %s" % problem
-        out.append((rel, problem if problem.startswith("a folder") else "cannot read the folder: %s" % problem,
-                    rel, None))
+        out.append((rel, problem, rel, None))
     return tuple(sorted(out, key=lambda entry: entry[0]))
 
 
@@ -188,7 +188,8 @@ def _walk(folder, max_depth, problems=None):
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             if problems is not None:
-                problems.append((rel_top or ".", str(exc.strerror or exc)))
+                problems.append((rel_top or ".", ("cannot read the folder: %s" if rel_top else "%s")
+                                 % (exc.strerror or exc)))
             continue
         skill = [e for e in entries if e.name == SKILL]
         if skill:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
@@ -196,7 +197,7 @@ def _walk(folder, max_depth, problems=None):
             continue
         plugin = any(e.name == ".claude-plugin" and e.is_dir() for e in entries)
         if plugin:  # (its commands and skills are named as its own: plugin:command)
-            named_top = named_top or os.path.basename(os.path.abspath(top))
+            named_top = _plugin_named(top, rel_top, named_top, problems)
         subfolders = []
         for entry in entries:
             name = entry.name
@@ -222,6 +223,37 @@ def _walk(folder, max_depth, problems=None):
     return found
 
 
+def _plugin_named(top, rel_top, named_top, problems):
+    """What a Claude Code plugin's commands and skills are named under: ``named_top`` with
+    the plugin's own name in place of its folder's, the ``name`` its manifest
+    (``.claude-plugin/plugin.json``) gives, as Claude Code names them (without a manifest,
+    the folder's name, as Claude Code takes it). A manifest with no usable name is a
+    problem, and the folder's name serves."""
+    parent, _, name = named_top.rpartition("/")
+    name = name or os.path.basename(os.path.abspath(top))
+    path = os.path.join(top, ".claude-plugin", "plugin.json")
+    if not os.path.exists(path):
+        return named_top or name
+    wrong = None
+    try:
+        manifest = codec.loads(read_regular(path, MAX_FILE_BYTES).decode("utf-8"))
+    except (ConfigError, ValueError, RecursionError) as exc:  # (UnicodeDecodeError: a ValueError)
+        manifest, wrong = {}, exc.problems[0][1] if isinstance(exc, ConfigError) else "not JSON: %s" % exc
+    given = manifest.get("name") if type(manifest) is dict else None
+    if wrong is None and not (type(given) is str and given.isascii() and given.replace("-", "").isalnum()
+                              and given == given.lower()):
+        wrong = "not a JSON object" if type(manifest) is not dict else "it gives no name" if "name" not in manifest \
+            else "its name must be kebab-case (lowercase letters, digits and hyphens), got %s" % (
+                clip(given) if type(given) is str else describe(given))
+    if wrong is None:
+        name = given
+    elif problems is not None:
+        rel = (rel_top + "/" if rel_top else "") + ".claude-plugin/plugin.json"
+        problems.append((rel, "%s; its commands and skills are named after its folder, %r, instead"
+                         % (wrong, name)))
+    return parent + "/" + name if parent else name
+
+
 def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
     """What tells a changed folder: every folder's and prompt file's identity, size and
     mtime (a file added, removed, renamed or edited changes it)."""
@@ -231,12 +263,13 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
         out.append(("", st.st_ino, st.st_mtime_ns, st.st_mode))
     except OSError:
         pass
-    for rel, path, *_ in _walk(folder, max_depth):
+    for rel, path, _, named, _ in _walk(folder, max_depth):
         try:
             st = os.stat(path)
         except OSError:
             continue
-        out.append((rel, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
+        # (named: a plugin renamed in its manifest names its prompts anew)
+        out.append((rel, named, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
     return tuple(out)
 
 
