@@ -2,6 +2,8 @@
 comma, single quotes, YAML, an empty file, another encoding, a number JSON does not allow,
 a bracket that closes nothing... (``explain``, which ``codec.load_file`` asks)."""
 
+import re
+
 from ..codec import MAX_INT_DIGITS, line_column
 from ..jsonlite import TOKEN
 from ..model.check import close_match
@@ -9,19 +11,11 @@ from ..model.check import close_match
 _BLANK = " \t\r\n"
 
 
-def _tokens(text):
-    import re
-    return re.finditer(TOKEN, text)
-
-
 # --- what is wrong, in words ---------------------------------------------------------------
 
 def _not_utf8(data, start):
     """``(position, message)`` for bytes that are not UTF-8 from ``start`` on (the position
-    a character of the text before them)."""
-    wide = _wide(data.count(b"\x00"), len(data), data[:4])
-    if wide:
-        return 0, "the file is %s, not UTF-8: save it as UTF-8" % wide
+    a character of the text before them), in a file that is not UTF-16 or UTF-32."""
     byte = data[start:start + 1]
     message = "byte 0x%02X is not UTF-8" % byte[0]
     # (Latin-1 and Windows-1252, Notepad's "ANSI", differ only in 0x80-0x9F)
@@ -48,13 +42,14 @@ def _wide(nuls, size, head=b""):
 def explain(text, exc):
     """``(position or None, message)`` for the error ``exc`` raised parsing ``text`` (the
     file's bytes, for a ``UnicodeDecodeError``)."""
-    if isinstance(exc, UnicodeDecodeError):
+    binary = isinstance(exc, UnicodeDecodeError)  # (a blank file has no NULs: not wide)
+    wide = _wide(text.count(b"\x00" if binary else "\x00"), len(text), text[:4] if binary else b"")
+    if wide:
+        return 0, "the file is %s, not UTF-8: save it as UTF-8" % wide
+    if binary:
         return _not_utf8(text, exc.start)
     if not text.strip(_BLANK):
         return 0, 'the file is empty: a config is a JSON object, at least {"prompts": []}'
-    wide = _wide(text.count("\x00"), len(text))
-    if wide:
-        return 0, "the file is %s, not UTF-8: save it as UTF-8" % wide
     if isinstance(exc, RecursionError):
         pos = _deeper_than(text, 500)
         return pos, "nested too deeply to parse (more than 500 levels of [ and { by here)"
@@ -74,7 +69,6 @@ def _looks_like_yaml(text):
             continue
         if line in ("---", "...") or line.startswith(("%YAML", "- ")):
             return True
-        import re
         return re.match(r"[\w.-]+[ \t]*:([ \t]|$)", line) is not None
     return False
 
@@ -98,14 +92,12 @@ def _known_mistake(text, pos):
 def _trailing_comma(text, pos):
     """The position of a comma just before the closing bracket at ``pos`` (or at ``pos``
     itself, before one), else None."""
+    before = text[:pos].rstrip(_BLANK)
     if text[pos:pos + 1] == ",":
         after = text[pos + 1:].lstrip(_BLANK)
-        before = text[:pos].rstrip(_BLANK)
         return pos if after[:1] in ("}", "]") and before[-1:] not in ("", ":", ",", "[", "{") else None
-    if text[pos:pos + 1] in ("}", "]"):  # (CPython 3.13 points at the comma, earlier at the bracket)
-        before = text[:pos].rstrip(_BLANK)
-        return len(before) - 1 if before.endswith(",") else None
-    return None
+    # (CPython 3.13 points at the comma, earlier at the bracket)
+    return len(before) - 1 if text[pos:pos + 1] in ("}", "]") and before.endswith(",") else None
 
 
 _CLOSER = {"{": "}", "[": "]"}
@@ -180,7 +172,6 @@ def _bad_token(text, pos):
     """``(position, message)`` for a bare token where the decoder stopped at ``pos`` (at
     its start, or within it): a number JSON does not allow, or a word the decoder took the
     start of as a value (``12a``, ``1.2.3``, ``truex``); else None."""
-    import re
     start = end = pos
     while start > 0 and text[start - 1] not in _DELIMITERS:
         start -= 1
@@ -241,14 +232,12 @@ def _no_value(text, pos, found):
         literal = _LITERALS.get(word.lower())
         if literal is not None:
             return "%s is not JSON: write %s" % (word, literal)
-        import re
         run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(_BLANK)
         return _unquoted(run, run == word)
     return 'expected a value (a "string", a number, true, false, null, [...] or {...}), %s' % found
 
 
 def _word(text, pos):
-    import re
     match = re.compile(r"[A-Za-z_][\w.-]*").match(text, pos)
     return match.group() if match else ""
 
@@ -274,7 +263,7 @@ def _mismatch(text, pos, c):
 def _open_brackets(text, pos):
     """``[(bracket, position)]`` of the brackets still open at ``pos``, outermost first."""
     stack = []
-    for match in _tokens(text):
+    for match in re.finditer(TOKEN, text):
         if match.start() >= pos:
             break
         c = match.group()[0]
@@ -304,7 +293,7 @@ def _extra(c):
 
 def _refused(text, message):
     """``(position, message)`` for a value the parser refuses without saying where."""
-    for match in _tokens(text):
+    for match in re.finditer(TOKEN, text):
         token = match.group()
         for constant in ("NaN", "Infinity", "-Infinity"):
             if token.startswith(constant):  # (the decoder refused it, alone or a word's start)
@@ -320,7 +309,7 @@ def _refused(text, message):
 def _deeper_than(text, depth):
     """The position of the first bracket more than ``depth`` levels deep, or None."""
     level = 0
-    for match in _tokens(text):
+    for match in re.finditer(TOKEN, text):
         c = match.group()[0]
         if c in "{[":
             level += 1

@@ -167,7 +167,7 @@ def folder_host(folder):
     return next((HOSTS[pair] for pair in zip(parts, parts[1:]) if pair in HOSTS), None)
 
 
-def _walk(folder, max_depth, problems=None):
+def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
     host reads it)`` of each prompt file under ``folder``, by path: names starting with
     "." are skipped, files and folders alike, and so are symlinked folders (no walk
@@ -187,9 +187,8 @@ def _walk(folder, max_depth, problems=None):
             with os.scandir(top) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            if problems is not None:
-                problems.append((rel_top or ".", ("cannot read the folder: %s" if rel_top else "%s")
-                                 % (exc.strerror or exc)))
+            problems.append((rel_top or ".", ("cannot read the folder: %s" if rel_top else "%s")
+                             % (exc.strerror or exc)))
             continue
         skill = [e for e in entries if e.name == SKILL]
         if skill:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
@@ -216,7 +215,7 @@ def _walk(folder, max_depth, problems=None):
         for rel, path, named, sub_kind in reversed(subfolders):
             if depth < max_depth:
                 todo.append((rel, path, depth + 1, named, sub_kind))
-            elif problems is not None:
+            else:
                 problems.append((rel, "a folder more than %d deep below the prompt folder: not "
                                       "read (limits.max_folder_depth)" % max_depth))
     found.sort(key=lambda item: item[0])
@@ -247,7 +246,7 @@ def _plugin_named(top, rel_top, named_top, problems):
                 clip(given) if type(given) is str else describe(given))
     if wrong is None:
         name = given
-    elif problems is not None:
+    else:
         rel = (rel_top + "/" if rel_top else "") + ".claude-plugin/plugin.json"
         problems.append((rel, "%s; its commands and skills are named after its folder, %r, instead"
                          % (wrong, name)))
@@ -263,7 +262,7 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
         out.append(("", st.st_ino, st.st_mtime_ns, st.st_mode))
     except OSError:
         pass
-    for rel, path, _, named, _ in _walk(folder, max_depth):
+    for rel, path, _, named, _ in _walk(folder, max_depth, []):  # (its problems: read's to tell)
         try:
             st = os.stat(path)
         except OSError:

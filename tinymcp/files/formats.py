@@ -71,8 +71,7 @@ class PromptFile:
 
     def __init__(self, fmt):
         self.prompt, self.lines, self.problems, self.format = None, {"": 1}, [], fmt
-        self.fields, self.front_lines = None, {}
-        self.warnings = []  # ``(line, message)``: what was ignored
+        self.fields, self.front_lines, self.warnings = None, {}, []
 
     def located(self):
         if self.front_lines:  # (once: a file may have a problem on each of its lines)
@@ -90,11 +89,8 @@ def prompt_name(relpath, name=None):
     its subfolders, then ``name`` or its stem, joined with ':' (``git/commit.md`` ->
     ``git:commit``, Claude Code's and Gemini CLI's own spelling)."""
     parts = relpath.split("/")
-    stem = parts[-1]
-    for suffix in (".prompt.md", ".md", ".toml"):
-        if stem.lower().endswith(suffix):
-            stem = stem[:-len(suffix)]
-            break
+    suffix = next((s for s in (".prompt.md", ".md", ".toml") if parts[-1].lower().endswith(s)), "")
+    stem = parts[-1][:len(parts[-1]) - len(suffix)]
     return ":".join(parts[:-1] + [stem if name is None else name])
 
 
@@ -149,12 +145,10 @@ def _front_matter(result, text):
     except YamlError as exc:
         result.fail(exc.line, exc.column, "", "front matter: %s" % exc.message)
         return None, 0, ""
-    if value is None:
-        value = {}
-    if not isinstance(value, dict):
+    if isinstance(value, list):  # (else a mapping, or None for no content)
         result.fail(2, None, "", "front matter: expected 'key: value' lines, got a list")
         return None, 0, ""
-    return value, end + 2, "\n".join(lines[end + 1:])
+    return value or {}, end + 2, "\n".join(lines[end + 1:])
 
 
 def _lenient_hint(text):
@@ -214,32 +208,25 @@ def _mcp(result, relpath, front, body_line, body):
     for key, value in front.items():
         if key in HOST_KEYS:
             continue  # (a host's key: nothing to an MCP prompt)
-        if key not in MCP_KEYS and key != "messages" and close_match(key, MCP_KEYS) is None:
-            # (another tool's key, such as tags: a near miss of ours is a mistake, told)
-            result.warnings.append((result.front_lines.get((key,), 1), "%s: unknown key, ignored" % key))
-            continue
         if key == "messages":
             result.fail(result.front_lines.get(("messages",), 1), None, "messages",
                         "write the messages in the body, after the front matter")
-            continue
-        prompt[key] = value
+        elif key in MCP_KEYS or close_match(key, MCP_KEYS) is not None:
+            prompt[key] = value  # (a near miss of ours is a mistake, which the validator tells)
+        else:  # (another tool's key, such as tags)
+            result.warnings.append((result.front_lines.get((key,), 1), "%s: unknown key, ignored" % key))
     prompt["name"] = _named(relpath, prompt)
     declared = _declared(prompt.get("arguments"))
     messages = []
-    for role, line, text in _segments(result, body, body_line):
-        template = _mcp_template(result, text, line, declared)
-        result.lines["messages[%d]" % len(messages)] = line
-        result.lines["messages[%d].text" % len(messages)] = line
-        messages.append({"role": role, "text": template})
+    for index, (role, line, text) in enumerate(_segments(result, body, body_line)):
+        result.lines["messages[%d]" % index] = result.lines["messages[%d].text" % index] = line
+        messages.append({"role": role, "text": _mcp_template(result, text, line, declared)})
     _finish(result, prompt, messages, body_line)
 
 
 def _declared(arguments):
-    names = set()
-    for arg in arguments if isinstance(arguments, list) else ():
-        if isinstance(arg, dict) and isinstance(arg.get("name"), str):
-            names.add(arg["name"])
-    return names
+    listed = arguments if isinstance(arguments, list) else ()
+    return {arg["name"] for arg in listed if isinstance(arg, dict) and isinstance(arg.get("name"), str)}
 
 
 def _segments(result, body, first_line):
@@ -308,12 +295,11 @@ def _trimmed(lines, start):
 
 
 def _segment(result, out, role, start, lines, explicit):
-    marker = start
-    lines, start = _trimmed(lines, start)
+    lines, first = _trimmed(lines, start)
     if lines:
-        out.append((role, start + (1 if explicit else 0), "\n".join(lines)))
+        out.append((role, first + (1 if explicit else 0), "\n".join(lines)))
     elif explicit:
-        result.fail(marker, None, "", "an empty %s message: write its text below the marker, "
+        result.fail(start, None, "", "an empty %s message: write its text below the marker, "
                     "or remove the marker" % role)
 
 
@@ -421,12 +407,12 @@ def _skill(result, relpath, front, body_line, body):
     served as written, with a warning; no description leaves the skill out."""
     folders = relpath.split("/")[:-1]
     name = front.get("name")
+    line = result.front_lines.get(("name",), 1)
     if not isinstance(name, str) or not name:
         if not folders:
-            result.fail(result.front_lines.get(("name",), 1), None, "name", "a skill needs a name")
+            result.fail(line, None, "name", "a skill needs a name")
             return
         name = folders[-1]
-    line = result.front_lines.get(("name",), 1)
     if len(name) > 64 or not _SKILL_NAME.issuperset(name) or name.startswith("-") \
             or name.endswith("-") or "--" in name:
         result.warnings.append((line, "name: %r breaks the Agent Skills rules (at most 64 lowercase "
@@ -467,8 +453,7 @@ def _dollar_pieces(body, named, codex=False, hinted=()):
         elif found is None:
             at += 1
         else:
-            out.append(body[start:at])
-            out.append(found[1:])
+            out += [body[start:at], found[1:]]
             start = at = at + found[0]
 
 
@@ -549,12 +534,9 @@ def _command_arguments(pieces, body, hint):
 
 def _hint_names(hint):
     """Argument names an ``argument-hint`` such as ``[pr-number] <priority>`` gives."""
-    names = {}  # (a dict: ordered, and a name is looked up in constant time)
-    for word in (hint.split() if isinstance(hint, str) else ()):
-        word = word.strip("[]<>().,|")
-        if word and all(c in _WORD or c == "-" for c in word):
-            names[word] = None
-    return list(names)
+    words = (word.strip("[]<>().,|") for word in (hint.split() if isinstance(hint, str) else ()))
+    # (letters, digits, '_' and '-'; each once, in order)
+    return list(dict.fromkeys(word for word in words if word and _BARE_KEY.issuperset(word)))
 
 
 # --- VS Code prompt files and Gemini CLI commands -------------------------------------------
@@ -563,7 +545,7 @@ def _vscode(result, relpath, front, body_line, body):
     prompt = {"name": _named(relpath, front)}
     if "description" in front:
         prompt["description"] = front["description"]
-    out, arguments, seen, at, start = [], [], set(), 0, 0
+    out, arguments, at, start = [], {}, 0, 0  # arguments: name -> argument, in order of first use
     while True:
         at = body.find("${input:", at)
         end = body.find("}", at) if at >= 0 else -1
@@ -578,17 +560,14 @@ def _vscode(result, relpath, front, body_line, body):
         if not variable or "\n" in body[at:end] or "{" in body[at + 2:end]:
             at += 2
             continue
-        out.append(_literal(body[start:at]))
-        out.append("{%s}" % variable)
-        if variable not in seen:
-            seen.add(variable)
-            arg = {"name": variable, "required": True}
+        out += [_literal(body[start:at]), "{%s}" % variable]
+        if variable not in arguments:
+            arguments[variable] = {"name": variable, "required": True}
             if placeholder.strip():
-                arg["description"] = placeholder.strip()
-            arguments.append(arg)
+                arguments[variable]["description"] = placeholder.strip()
         start = at = end + 1
     if arguments:
-        prompt["arguments"] = arguments
+        prompt["arguments"] = list(arguments.values())
     _single(result, prompt, "".join(out), body_line)
 
 

@@ -122,7 +122,7 @@ class _Reader:
     def block(self, indent, path):
         """The mapping or sequence whose lines start at column ``indent``."""
         line = self.peek()
-        _nest(path, line.number, indent)
+        _nest(len(path), line.number, indent)
         return self.sequence(indent, path) if line.item else self.mapping(indent, path)
 
     # --- block collections -----------------------------------------------------------------
@@ -167,13 +167,13 @@ class _Reader:
             rest = line.text[1:].lstrip(" ")
             column = indent + len(line.text) - len(rest)
             if _is_item(rest):  # a sequence in a sequence, on one line: its first item is
-                _nest(item_path, line.number, column)  # read again, as if on a line of its own
+                _nest(len(item_path), line.number, column)  # read again, as if on a line of its own
                 self.peeked_at, self.peeked = self.at, _Line(line.number, column, rest)
                 out.append(self.sequence(column, item_path))
                 continue
             self.at += 1
             if rest and _is_key(rest):
-                _nest(item_path, line.number, column)
+                _nest(len(item_path), line.number, column)
                 out.append(self.mapping(column, item_path, (line.number, column, rest)))
             else:
                 out.append(self.value(line.number, column, rest, indent, item_path, False))
@@ -186,10 +186,8 @@ class _Reader:
         if rest in ("|", "|-", "|+", ">", ">-", ">+"):
             return self.block_text(indent, rest, number)
         if rest:
-            if rest[0] in "[{\"'":
-                value = _enclosed(rest, number, column, len(path))
-            else:
-                value = _plain(rest, number, column)
+            value = (_enclosed(rest, number, column, len(path)) if rest[0] in "[{\"'"
+                     else _plain(rest, number, column))
             line = self.peek()
             if line is not None and line.indent > indent:
                 if line.item or _is_key(line.text):
@@ -207,7 +205,7 @@ class _Reader:
                                 "on the same line)" % ("key" if in_mapping else "'-'"))
             return self.block(line.indent, path)
         if in_mapping and line.indent == indent and line.item:
-            _nest(path, line.number, indent)
+            _nest(len(path), line.number, indent)
             return self.sequence(indent, path)
         return None
 
@@ -251,9 +249,7 @@ class _Reader:
             if rest[:1] not in ("", " ", "\t"):
                 raise YamlError(number, column + len(text) - len(rest) + 1, "expected a space after ':'")
         else:
-            if text[0] in _RESERVED and _reserved(text, False):
-                raise YamlError(number, column + 1, "%s are not supported (plain data only)"
-                                % _reserved(text, False))
+            _refuse_reserved(text, False, number, column, "plain data only")
             if text[0] in "[{":
                 raise YamlError(number, column + 1, "a flow %s where a key was expected (write "
                                 "'key: value' lines)" % ("list" if text[0] == "[" else "mapping"))
@@ -277,10 +273,8 @@ class _Reader:
 def _enclosed(text, number, column, depth):
     """The value of a line's ``text`` that starts with a bracket or a quote: nothing but a
     comment may follow where it closes."""
-    if text[0] in "[{":
-        value, end = _flow(text, 0, number, column, depth)
-    else:
-        value, end = _quoted(text, 0, number, column)
+    value, end = (_flow(text, 0, number, column, depth) if text[0] in "[{"
+                  else _quoted(text, 0, number, column))
     rest = text[end:]
     if rest.strip(" \t") and not (rest[0] in " \t" and rest.lstrip(" \t").startswith("#")):
         raise YamlError(number, column + end + 1, "text after the closing %s"
@@ -288,10 +282,11 @@ def _enclosed(text, number, column, depth):
     return value
 
 
-def _nest(path, number, column):
-    """A collection at ``path`` is one level deeper than its parent's: refused past the
-    limit (a reader that recursed on without one would run out of stack)."""
-    if len(path) >= _MAX_DEPTH:
+def _nest(depth, number, column):
+    """A collection ``depth`` levels deep (its path's length, or a flow collection's
+    depth): refused past the limit (a reader that recursed on without one would run out
+    of stack)."""
+    if depth >= _MAX_DEPTH:
         raise YamlError(number, column + 1, "lists and mappings nested more than %d deep" % _MAX_DEPTH)
 
 
@@ -337,25 +332,23 @@ def _colon(text):
 
 def _strip_comment(text):
     """``text`` without a trailing `` # comment`` (quotes and brackets respected)."""
-    if "#" not in text or text[:1] in ("\"", "'", "[", "{"):
-        return text.rstrip(" \t")  # (no comment, or one that the quoted or flow reader takes off)
-    return text[:_comment_at(text)].rstrip(" \t")
+    # (a quoted or flow value: the quoted or flow reader takes its comment off)
+    end = len(text) if text[:1] in ("\"", "'", "[", "{") else _comment_at(text)
+    return text[:end].rstrip(" \t")
 
 
-def _reserved(text, flow):
-    """What the indicator that starts ``text`` would begin, or None (``?x`` is plain text
-    in a block; in a flow collection, readers differ on it)."""
-    if text[0] == "?" and not flow and text[1:2] not in ("", " ", "\t"):
-        return None
-    return _RESERVED.get(text[0])
+def _refuse_reserved(text, flow, number, column, advice):
+    """Refuses the indicator that starts ``text``, if any (``?x`` is plain text in a block;
+    in a flow collection, readers differ on it)."""
+    what = _RESERVED.get(text[0])
+    if what and not (text[0] == "?" and not flow and text[1:2] not in ("", " ", "\t")):
+        raise YamlError(number, column + 1, "%s are not supported (%s)" % (what, advice))
 
 
 def _plain(text, number, column, flow=False):
     first = text[0]
     if first in _INDICATORS:
-        if _reserved(text, flow):
-            raise YamlError(number, column + 1, "%s are not supported (quote the value)"
-                            % _reserved(text, flow))
+        _refuse_reserved(text, flow, number, column, "quote the value")
         if _is_item(text) or text.startswith((": ", ":\t")) or text == ":" or first in _FLOW + "#":
             raise YamlError(number, column + 1, "a value cannot start with %r (quote the value)" % first)
     if ":" in text and _colon(text) >= 0:
@@ -449,8 +442,7 @@ def _hex(digits, size):
 
 def _flow(text, at, number, column, depth):
     """``(list or dict, end)`` of the flow collection starting at ``text[at]``."""
-    if depth >= _MAX_DEPTH:
-        raise YamlError(number, column + at + 1, "lists and mappings nested more than %d deep" % _MAX_DEPTH)
+    _nest(depth, number, column + at)
     closing = "]" if text[at] == "[" else "}"
     out = [] if closing == "]" else {}
     i = at + 1
@@ -489,9 +481,7 @@ def _flow_key(text, i, number, column):
     """``(key, end)`` of a ``{key: value}`` key: its text (a string, as a block key is)."""
     if text[i] in "\"'":
         return _quoted(text, i, number, column)
-    if _reserved(text[i:], True):
-        raise YamlError(number, column + i + 1, "%s are not supported (plain data only)"
-                        % _reserved(text[i:], True))
+    _refuse_reserved(text[i:], True, number, column + i, "plain data only")
     if text[i] in _FLOW or text[i] == "#" or (text[i] == "-" and text[i + 1:i + 2] in " \t"):
         raise YamlError(number, column + i + 1, "a key cannot start with %r (quote the key)" % text[i])
     end = i
