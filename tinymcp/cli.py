@@ -118,9 +118,8 @@ def main(argv=None, default_config=None, default_name="default config"):
     """Run the command line; returns the exit status. ``default_config`` (a dict) is
     served when no ``--config`` is given, instead of the built-in prompts (a zipapp
     passes its embedded config), and ``default_name`` names it in messages."""
-    argv = sys.argv[1:] if argv is None else argv
     try:
-        opts = parse_args(argv)
+        opts = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
         from .preview import usage_error
         sys.stderr.write(usage_error(exc))
@@ -128,10 +127,6 @@ def main(argv=None, default_config=None, default_name="default config"):
     if opts["help"] or opts["version"]:
         from .preview import show
         return show(opts, default_config)
-    return _main(opts, default_config, default_name)
-
-
-def _main(opts, default_config, default_name):
     if opts["connect"] is not None:
         from .socket.bridge import bridge
         return bridge(opts["connect"])

@@ -93,9 +93,12 @@ class UsageError(TinyMCPError):
     """A command line that cannot be run; the message says what is wrong."""
 
 
+def cut(text, limit):
+    """``text``, or its first ``limit`` characters and "..." when it is longer."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def clip(value, limit=80):
     """A bounded, printable rendering of client input for error messages."""
-    text = value if isinstance(value, str) else repr(value)
-    if len(text) > limit:
-        text = text[:limit] + "..."
+    text = cut(value if isinstance(value, str) else repr(value), limit)
     return repr(text) if isinstance(value, str) else text

@@ -85,12 +85,10 @@ class _Reader:
             c = text[end:end + 1]
             if c == '"':
                 return "".join(chunks), end + 1
-            if c != "\\":
-                if not c:
-                    raise DecodeError("Unterminated string starting at", text, i - 1)
-                raise DecodeError("Invalid control character at", text, end)
             kind = text[end + 1:end + 2]
-            if not kind:
+            if c and c != "\\":
+                raise DecodeError("Invalid control character at", text, end)
+            if not kind:  # (no character left, or none after the backslash)
                 raise DecodeError("Unterminated string starting at", text, i - 1)
             if kind != "u":
                 if kind not in _ESCAPED:
@@ -194,7 +192,9 @@ def _encode(value, put):
     elif isinstance(value, int):
         put(int.__repr__(value))
     elif isinstance(value, float):
-        put(_float(value))
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("Out of range float values are not JSON compliant")
+        put(float.__repr__(value))
     elif isinstance(value, dict):
         put("{")
         for n, (key, item) in enumerate(value.items()):
@@ -210,12 +210,6 @@ def _encode(value, put):
         put("]")
     else:
         raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)
-
-
-def _float(value):
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError("Out of range float values are not JSON compliant")
-    return float.__repr__(value)
 
 
 def _key(key):

@@ -120,8 +120,7 @@ class ConfigFile:
         """``(config dict, files read)`` (stat first, so a write during the read is seen
         as a change)."""
         own = stat_of(self.path) if self.path else None
-        data = _read(self.path) if self.path else b""
-        config = parse_config(self.path, data) if self.path else {"prompts": []}
+        config = read_config(self.path) if self.path else {"prompts": []}
         if self.dirs or (type(config) is dict and "prompt_dirs" in config):
             base = os.path.dirname(self.path) if self.path else None
             self.folders = _folders().Folders(config, base, self.dirs)

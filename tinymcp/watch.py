@@ -8,7 +8,7 @@ server that is never reloaded never loads this, nor starts the thread.
 from contextlib import nullcontext
 from time import perf_counter
 
-from .errors import ConfigError
+from .errors import ConfigError, cut
 
 #: The most of one CPU the checks may take: when the last two both took longer than this
 #: share of the interval (a large folder: every file in it is stat'ed), the next is put
@@ -83,9 +83,8 @@ def tell_sessions(hub, message, problems):
     handshake-era session of ``hub`` whose log level admits errors, with
     ``notifications/message`` (logging "Log Message Notifications"): the first few
     problems and a count, so a file of many mistakes never floods a client (loop thread)."""
-    cut = lambda text: text if len(text) <= REPORTED_CHARS else text[:REPORTED_CHARS] + "..."
-    data = {"message": message, "problems": [{"path": cut(path), "message": cut(msg)}
-                                             for path, msg in problems[:REPORTED]]}
+    data = {"message": message, "problems": [
+        {"path": cut(p, REPORTED_CHARS), "message": cut(m, REPORTED_CHARS)} for p, m in problems[:REPORTED]]}
     if len(problems) > REPORTED:
         data["more"] = len(problems) - REPORTED
     for pump in list(hub.pumps):

@@ -86,11 +86,15 @@ def _check_mime(check, obj, path, required):
         check.fail(path + ".mimeType", "expected a MIME type like 'image/png', got %s" % shown(value))
 
 
-def _check_base64(check, value, path):
-    """Strict standard base64 (RFC 4648 section 4, padded), as the schema's ``byte`` format."""
+def _check_base64(check, obj, key, path, required=False):
+    """``obj[key]``: a string of strict standard base64 (RFC 4648 section 4, padded), as the
+    schema's ``byte`` format."""
+    value = check.field(obj, key, path, "string", required=required)
+    if value is None:
+        return
     body = value.rstrip("=")
     if len(value) % 4 or len(value) - len(body) > 2 or not _B64_ALPHABET.issuperset(body):
-        check.fail(path, "expected base64 data")
+        check.fail(path + "." + key, "expected base64 data")
 
 
 def _check_uri(check, value, path, parts):
@@ -164,9 +168,7 @@ def check_block(check, block, path, declared=None):
     if kind == "text":
         _text_field(check, block, "text", path, declared)
     elif kind in ("image", "audio"):
-        data = check.field(block, "data", path, "string", required=True)
-        if data is not None:
-            _check_base64(check, data, path + ".data")
+        _check_base64(check, block, "data", path, required=True)
         _check_mime(check, block, path, True)
     elif kind == "resource":
         _check_resource(check, block, path, declared)
@@ -198,9 +200,7 @@ def _check_resource(check, block, path, declared):
     elif "text" in res:
         _text_field(check, res, "text", rpath, declared)
     else:
-        blob = check.field(res, "blob", rpath, "string")
-        if blob is not None:
-            _check_base64(check, blob, rpath + ".blob")
+        _check_base64(check, res, "blob", rpath)
 
 
 def fill_block(block, values):
@@ -288,26 +288,20 @@ def check_message(check, msg, path, declared):
 
 # --- shaping for older revisions ---------------------------------------------------------
 
-def _link_as_text(block):
-    title = block.get("title")
-    bits = ["%s (%s)" % (title, block["name"]) if title else block["name"], "<%s>" % block["uri"]]
-    if block.get("mimeType"):
-        bits.append("(%s)" % block["mimeType"])
-    if block.get("size") is not None:
-        bits.append("%d bytes" % block["size"])
-    text = "[resource link] " + " ".join(bits)
-    if block.get("description"):
-        text += ": " + block["description"]
-    return text
-
-
 def as_text(block):
     """The block's information as plain text (the text itself for a text block)."""
     kind = block["type"]
     if kind == "text":
         return block["text"]
     if kind == "resource_link":
-        return _link_as_text(block)
+        title = block.get("title")
+        bits = ["%s (%s)" % (title, block["name"]) if title else block["name"], "<%s>" % block["uri"]]
+        if block.get("mimeType"):
+            bits.append("(%s)" % block["mimeType"])
+        if block.get("size") is not None:
+            bits.append("%d bytes" % block["size"])
+        text = "[resource link] " + " ".join(bits)
+        return text + ": " + block["description"] if block.get("description") else text
     if kind == "resource":
         res = block["resource"]
         head = "[resource <%s>%s" % (res["uri"], " (%s)" % res["mimeType"] if res.get("mimeType") else "")

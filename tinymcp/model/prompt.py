@@ -55,15 +55,13 @@ def check(problems, p, path):
             problems.keys(p, path, PROMPT_KEYS)
         _check_name(problems, p, path)
         for key in ("title", "description"):
-            if key in p and type(p[key]) is not str:
-                problems.field(p, key, path, "string")
+            problems.field(p, key, path, "string")
         if "_meta" in p:
             content().check_meta(problems, p, path)
         if "icons" in p:
             content().check_icons(problems, p, path)
         for key in ("render", "complete"):
-            if key in p:
-                problems.field(p, key, path, "callable")
+            problems.field(p, key, path, "callable")
         problems.field(p, "ask_for_missing", path, "boolean")
     declared = _check_arguments(problems, p, path) if "arguments" in p else ()
     if ("messages" in p) == ("render" in p):
@@ -130,8 +128,7 @@ def _check_arguments(problems, p, path):
         if type(name) is str:
             declared.add(name)
         for key in ("title", "description", "default", "append"):
-            if key in a and type(a[key]) is not str:
-                problems.field(a, key, apath, "string")
+            problems.field(a, key, apath, "string")
         required = a.get("required", False)
         if required is not True and required is not False:
             problems.field(a, "required", apath, "boolean")

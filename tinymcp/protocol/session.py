@@ -374,11 +374,8 @@ class Session:
         if type(params) is not dict:
             raise InvalidParams("Invalid params: params must be an object")
         in_batch = req.batch is not None
-        if stateless:
-            call = conn.stateless_call(req.rid, method, meta, in_batch)
-        else:
-            call = conn.handshake_call(req.rid, method, in_batch)
-        req.call = call
+        call = req.call = (conn.stateless_call(req.rid, method, meta, in_batch) if stateless
+                           else conn.handshake_call(req.rid, method, in_batch))
         if type(meta) is dict:
             token = meta.get("progressToken")
             if type(token) is str or type(token) is int:

@@ -29,7 +29,7 @@ Also per connection: the handshake-era log level (``logging/setLevel``) and the 
 ``subscriptions/listen`` streams (request id -> the notifications honoured).
 """
 
-from ..errors import InvalidParams, InvalidRequest, MethodNotFound, UnsupportedProtocolVersion, clip
+from ..errors import InvalidParams, InvalidRequest, MethodNotFound, UnsupportedProtocolVersion, clip, cut
 from ..model.config import LOG_LEVELS
 from .jsonrpc import notification
 from .revisions import ALL_VERSIONS, BATCH_VERSIONS, SEVERITY, STATELESS_VERSIONS, stateless
@@ -207,11 +207,6 @@ NEVER_IN_BATCH = frozenset(("initialize",))
 NEVER_CANCELLED = frozenset(("initialize",))
 
 
-def _batches_refused():
-    return InvalidRequest("Invalid Request: batches are served only under protocol %s"
-                          % ", ".join(BATCH_VERSIONS))
-
-
 def _level(value, name):
     """The rank of log level ``value`` (logging "Error Handling": anything else -32602)."""
     if type(value) is not str or value not in SEVERITY:
@@ -256,11 +251,10 @@ class Connection:
         named = type(meta) is dict and META_VERSION in meta
         is_stateless = named or (entry is not None and entry.probe)
         if named and type(meta[META_VERSION]) is str and stateless(meta[META_VERSION]) is None:
-            version = meta[META_VERSION]
             raise UnsupportedProtocolVersion("Unsupported protocol version", {
                 "supported": list(STATELESS_VERSIONS),
                 # an echo of client input is bounded like every other (docs/security.md)
-                "requested": version[:80] + "..." if len(version) > 80 else version})
+                "requested": cut(meta[META_VERSION], 80)})
         if entry is not None and not (entry.stateless if is_stateless else entry.handshake):
             if not is_stateless and self.state is NEW and entry.stateless:
                 return True  # a stateless-only method before any handshake
@@ -307,8 +301,6 @@ class Connection:
     def succeeded(self, call):
         """Apply the transition a handshake-era request's success makes (``TRANSITIONS``);
         ``initialize`` carries the revision it negotiated in ``call.revision``."""
-        if call.stateless:
-            return
         after = TRANSITIONS.get((self.state, call.method))
         if after is not None:
             self.state = after
@@ -319,7 +311,8 @@ class Connection:
         """A JSON-RPC batch of ``size`` requests (JSON-RPC 2.0 section 6) may be served
         only under a revision that has batches (2025-03-26), within ``max_batch``."""
         if not self.batches:
-            raise _batches_refused()
+            raise InvalidRequest("Invalid Request: batches are served only under protocol %s"
+                                 % ", ".join(BATCH_VERSIONS))
         if not size:
             raise InvalidRequest("Invalid Request: empty batch")
         if size > limit:
