@@ -658,6 +658,12 @@ def test_a_plugin_is_named_by_its_manifest_and_by_its_folder_when_the_manifest_n
         assert why in message and "named after its folder, 'hookify-v2'" in message
         with pytest.raises(tinymcp.ConfigError):  # (strict: --check)
             tinymcp.load_files(prompt_dirs=[root])
+    manifest = os.path.join(root, "plugins", "hookify-v2", ".claude-plugin", "plugin.json")
+    os.remove(manifest)  # (one outside the folder is never read: its name could tell what it holds)
+    os.symlink(write(tmp_path / "secret", {"plugin.json": '{"name": "secret"}'}) + "/plugin.json", manifest)
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes))[0] == "plugins:hookify-v2:help"
+    assert "outside the prompt folder: not followed" in notes[0][1]
     alone = write(tmp_path / "alone", {"commands/help.md": "Explain.\n", ".claude-plugin/x": ""})
     assert names(tinymcp.load_files(prompt_dirs=[alone])) == ["alone:help"]  # (no manifest: the folder's)
 

@@ -196,7 +196,7 @@ def _walk(folder, max_depth, problems):
             continue
         plugin = any(e.name == ".claude-plugin" and e.is_dir() for e in entries)
         if plugin:  # (its commands and skills are named as its own: plugin:command)
-            named_top = _plugin_named(top, rel_top, named_top, problems)
+            named_top = _plugin_named(top, rel_top, named_top, problems, folder)
         subfolders = []
         for entry in entries:
             name = entry.name
@@ -222,19 +222,22 @@ def _walk(folder, max_depth, problems):
     return found
 
 
-def _plugin_named(top, rel_top, named_top, problems):
+def _plugin_named(top, rel_top, named_top, problems, folder):
     """What a Claude Code plugin's commands and skills are named under: ``named_top`` with
     the plugin's own name in place of its folder's, the ``name`` its manifest
     (``.claude-plugin/plugin.json``) gives, as Claude Code names them (without a manifest,
-    the folder's name, as Claude Code takes it). A manifest with no usable name is a
-    problem, and the folder's name serves."""
+    the folder's name, as Claude Code takes it). A manifest with no usable name, or one
+    that is a symlink to a place outside the prompt ``folder`` (never read), is a problem,
+    and the folder's name serves."""
     parent, _, name = named_top.rpartition("/")
     name = name or os.path.basename(os.path.abspath(top))
     path = os.path.join(top, ".claude-plugin", "plugin.json")
     if not os.path.exists(path):
         return named_top or name
-    wrong = None
+    wrong, real = None, os.path.realpath(path)
     try:
+        if not _inside(real, os.path.realpath(folder)):
+            raise ConfigError([(path, "a symlink to %s, outside the prompt folder: not followed" % real)])
         manifest = codec.loads(read_regular(path, MAX_FILE_BYTES).decode("utf-8"))
     except (ConfigError, ValueError, RecursionError) as exc:  # (UnicodeDecodeError: a ValueError)
         manifest, wrong = {}, exc.problems[0][1] if isinstance(exc, ConfigError) else "not JSON: %s" % exc
