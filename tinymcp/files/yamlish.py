@@ -249,7 +249,8 @@ class _Reader:
             if rest[:1] not in ("", " ", "\t"):
                 raise YamlError(number, column + len(text) - len(rest) + 1, "expected a space after ':'")
         else:
-            _refuse_reserved(text, False, number, column, "plain data only")
+            if text[0] in _RESERVED:
+                _refuse_reserved(text, False, number, column, "plain data only")
             if text[0] in "[{":
                 raise YamlError(number, column + 1, "a flow %s where a key was expected (write "
                                 "'key: value' lines)" % ("list" if text[0] == "[" else "mapping"))
