@@ -89,8 +89,11 @@ def prompt_name(relpath, name=None):
     its subfolders, then ``name`` or its stem, joined with ':' (``git/commit.md`` ->
     ``git:commit``, Claude Code's and Gemini CLI's own spelling)."""
     parts = relpath.split("/")
-    suffix = next((s for s in (".prompt.md", ".md", ".toml") if parts[-1].lower().endswith(s)), "")
-    stem = parts[-1][:len(parts[-1]) - len(suffix)]
+    stem = parts[-1]
+    for suffix in (".prompt.md", ".md", ".toml"):
+        if stem.lower().endswith(suffix):
+            stem = stem[:-len(suffix)]
+            break
     return ":".join(parts[:-1] + [stem if name is None else name])
 
 

@@ -333,9 +333,9 @@ def _colon(text):
 
 def _strip_comment(text):
     """``text`` without a trailing `` # comment`` (quotes and brackets respected)."""
-    # (a quoted or flow value: the quoted or flow reader takes its comment off)
-    end = len(text) if text[:1] in ("\"", "'", "[", "{") else _comment_at(text)
-    return text[:end].rstrip(" \t")
+    if "#" not in text or text[:1] in ("\"", "'", "[", "{"):
+        return text.rstrip(" \t")  # (no comment, or one that the quoted or flow reader takes off)
+    return text[:_comment_at(text)].rstrip(" \t")
 
 
 def _refuse_reserved(text, flow, number, column, advice):
