@@ -128,7 +128,7 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     out, problems = [], []
     top = os.path.realpath(folder)
     for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
-        if entry.is_symlink() and not _inside(os.path.realpath(path), top):
+        if (entry is None or entry.is_symlink()) and not _inside(os.path.realpath(path), top):
             # (environ.md -> /proc/self/environ would serve the server's environment)
             out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
                              "followed" % os.path.realpath(path), named, kind))
@@ -174,7 +174,9 @@ def _walk(folder, max_depth, problems):
     loops); of a folder holding a ``SKILL.md``, that file alone; in a host's own folder
     (``folder_host``), the files that host reads; of a Claude Code plugin (a folder
     holding ``.claude-plugin/``), its ``commands/`` (commands) and ``skills/``, named as
-    Claude Code names them (``plugin:command``, ``plugin:skill``). Iterative, and never
+    Claude Code names them (``plugin:command``, ``plugin:skill``: after the plugin's folder
+    here, and after the name its manifest gives in ``build``, which gets the manifest as
+    one more entry, of kind "manifest", with no DirEntry). Iterative, and never
     deeper than ``max_depth`` folders below ``folder``: ``problems`` (a list) is told of
     each folder too deep or unreadable, ``(relative path, message)``."""
     host = folder_host(folder)
@@ -196,7 +198,10 @@ def _walk(folder, max_depth, problems):
             continue
         plugin = any(e.name == ".claude-plugin" and e.is_dir() for e in entries)
         if plugin:  # (its commands and skills are named as its own: plugin:command)
-            named_top = _plugin_named(top, rel_top, named_top, problems, folder)
+            named_top = named_top or os.path.basename(os.path.abspath(top))
+            manifest = os.path.join(top, ".claude-plugin", "plugin.json")
+            if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
+                found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
         subfolders = []
         for entry in entries:
             name = entry.name
@@ -222,38 +227,22 @@ def _walk(folder, max_depth, problems):
     return found
 
 
-def _plugin_named(top, rel_top, named_top, problems, folder):
-    """What a Claude Code plugin's commands and skills are named under: ``named_top`` with
-    the plugin's own name in place of its folder's, the ``name`` its manifest
-    (``.claude-plugin/plugin.json``) gives, as Claude Code names them (without a manifest,
-    the folder's name, as Claude Code takes it). A manifest with no usable name, or one
-    that is a symlink to a place outside the prompt ``folder`` (never read), is a problem,
-    and the folder's name serves."""
-    parent, _, name = named_top.rpartition("/")
-    name = name or os.path.basename(os.path.abspath(top))
-    path = os.path.join(top, ".claude-plugin", "plugin.json")
-    if not os.path.exists(path):
-        return named_top or name
-    wrong, real = None, os.path.realpath(path)
+def _plugin_name(data, where):
+    """``(name, None)``: the ``name`` a Claude Code plugin's manifest (``data``, its bytes,
+    or why it could not be read) gives its commands and skills, as Claude Code names them;
+    or ``(None, (path, what is wrong))``."""
+    if isinstance(data, str):
+        return None, (where, data)
     try:
-        if not _inside(real, os.path.realpath(folder)):
-            raise ConfigError([(path, "a symlink to %s, outside the prompt folder: not followed" % real)])
-        manifest = codec.loads(read_regular(path, MAX_FILE_BYTES).decode("utf-8"))
-    except (ConfigError, ValueError, RecursionError) as exc:  # (UnicodeDecodeError: a ValueError)
-        manifest, wrong = {}, exc.problems[0][1] if isinstance(exc, ConfigError) else "not JSON: %s" % exc
+        manifest = codec.load_file(data, where)
+    except ConfigError as exc:
+        return None, exc.problems[0]
     given = manifest.get("name") if type(manifest) is dict else None
-    if wrong is None and not (type(given) is str and given.isascii() and given.replace("-", "").isalnum()
-                              and given == given.lower()):
-        wrong = "not a JSON object" if type(manifest) is not dict else "it gives no name" if "name" not in manifest \
-            else "its name must be kebab-case (lowercase letters, digits and hyphens), got %s" % (
-                clip(given) if type(given) is str else describe(given))
-    if wrong is None:
-        name = given
-    else:
-        rel = (rel_top + "/" if rel_top else "") + ".claude-plugin/plugin.json"
-        problems.append((rel, "%s; its commands and skills are named after its folder, %r, instead"
-                         % (wrong, name)))
-    return parent + "/" + name if parent else name
+    if type(given) is str and given.isascii() and given.replace("-", "").isalnum() and given == given.lower():
+        return given, None
+    return None, (where, "not a JSON object" if type(manifest) is not dict else "it gives no name"
+                  if "name" not in manifest else "its name must be kebab-case (lowercase letters, digits "
+                  "and hyphens), got %s" % (clip(given) if type(given) is str else describe(given)))
 
 
 def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
@@ -265,13 +254,12 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
         out.append(("", st.st_ino, st.st_mtime_ns, st.st_mode))
     except OSError:
         pass
-    for rel, path, _, named, _ in _walk(folder, max_depth, []):  # (its problems: read's to tell)
+    for rel, path, *_ in _walk(folder, max_depth, []):  # (its problems: read's to tell)
         try:
             st = os.stat(path)
         except OSError:
             continue
-        # (named: a plugin renamed in its manifest names its prompts anew)
-        out.append((rel, named, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
+        out.append((rel, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
     return tuple(out)
 
 
@@ -288,6 +276,7 @@ def build(config, folders, notes=None, served=None, sources=None):
     if not folders or type(prompts) is not list:  # (not a list: the validator says what is wrong)
         return load_config(config, owned=True)
     problems, origins, prompts = [], [], list(prompts)
+    plugins = []  # the plugin manifests read well (served: a bad edit of one refuses a reload)
     owners = {p["name"]: "prompts[%d]" % i for i, p in enumerate(prompts)
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
     first = len(prompts)
@@ -300,8 +289,13 @@ def build(config, folders, notes=None, served=None, sources=None):
                       if os.path.isdir(os.path.join(folder, *pair))]
             notes.append((folder, "no prompt files%s" % (" (give --prompts its host folders "
                                                           "themselves: %s)" % ", ".join(inside) if inside else "")))
+        renames = {}  # a plugin's folder-named path -> the one its manifest's name gives
         for rel, data, named, kind in files:
             where = os.path.join(folder, rel)
+            if kind == "manifest":  # (by path, before the plugin's own files)
+                problems.extend(_manifest(renames, plugins, named, data, where, served, notes))
+                continue
+            named = _renamed(renames, named) if renames else named
             mine = []
             result = _parse(named, data, where, mine, notes, kind)
             name = result.prompt.get("name") if result is not None else None
@@ -340,7 +334,35 @@ def build(config, folders, notes=None, served=None, sources=None):
     if served is not None:
         served.clear()
         served.update(where for where, _ in origins)
+        served.update(plugins)
     return loaded
+
+
+def _manifest(renames, read_well, named, data, where, served, notes):
+    """Take a Claude Code plugin's manifest (``where``, its bytes ``data``): its name for
+    the plugin's folder-named path ``named`` in ``renames``, and ``where`` in
+    ``read_well``; else the problems to report: none when it was not served before and is
+    read leniently (``notes`` has it, and the folder's name serves)."""
+    name, problem = _plugin_name(data, where)
+    if name is not None:
+        parent = named.rpartition("/")[0]
+        renames[named] = parent + "/" + name if parent else name
+        read_well.append(where)
+        return []
+    if served is not None and where not in served:
+        notes.append((problem[0], problem[1] + "; the plugin is named after its folder"))
+        return []
+    return [problem]
+
+
+def _renamed(renames, named):
+    """``named`` with the folder-named path of the plugin it is in replaced (``renames``)."""
+    parts = named.split("/")
+    for i in range(len(parts) - 1, 0, -1):
+        before = "/".join(parts[:i])
+        if before in renames:
+            return renames[before] + named[len(before):]
+    return named
 
 
 def _left_out(problems):
