@@ -154,6 +154,16 @@ def test_mcp_markdown_problems_are_pinned_with_their_line(text, expected):
     assert problems("p.md", text) == expected
 
 
+def test_a_file_of_many_bad_placeholders_tells_its_first_problems_and_reads_no_further():
+    # (each problem is placed by counting lines from the start: 200,000 took 30 s to load)
+    found = problems("p.md", "Say {{x}}\n" * 100)
+    assert len(found) == promptfiles.MOST_PROBLEMS + 1
+    assert found[:2] == [(line, 5, "", "placeholder {{x}} names no declared argument (declare it under "
+                                       "'arguments:', or write \\{{ for literal braces)") for line in (1, 2)]
+    assert found[-1] == (promptfiles.MOST_PROBLEMS, 5, "", "more problems may follow: a file's first %d are told"
+                         % promptfiles.MOST_PROBLEMS)
+
+
 def test_host_keys_in_mcp_markdown_are_ignored_and_unknown_keys_reach_the_validator():
     result = parsed("p.md", "---\ntitle: T\nmodel: opus\ndescripton: typo\n---\nx\n")
     assert result.format == "mcp"
@@ -429,6 +439,8 @@ def test_gemini_toml_args_and_literal_shell_and_file_injection():
     ('# the text\n\nprompt = [3]\n', [(3, None, "prompt", "expected a string, got a list")]),
     ('prompt = "x\n', [(1, 12, "", "invalid TOML: Illegal character '\\n'")]),
     ('prompt = "  "\n', [(1, None, "prompt", "empty: write the command's text")]),
+    # (tomllib recurses: 500 nested arrays ended the server with a traceback)
+    ('prompt = "x"\na = ' + "[" * 5000 + "]" * 5000 + "\n", [(1, None, "", "invalid TOML: nested too deeply to read")]),
 ])
 def test_gemini_problems(text, expected):
     assert problems("g.toml", text) == expected

@@ -324,8 +324,9 @@ def _mcp_template(result, text, first_line, declared):
         closing = text.find("}}", opening + 2)
         name = text[opening + 2:closing].strip() if closing >= 0 else ""
         if not name or "{" in name or "}" in name or "\n" in name:
-            _template_problem(result, text, opening, first_line, "'{{' opens no placeholder: "
-                              "write {{name}}, or \\{{ for literal braces")
+            if _template_problem(result, text, opening, first_line, "'{{' opens no placeholder: "
+                                 "write {{name}}, or \\{{ for literal braces"):
+                return ""
             end = text.find("\n", opening)  # (the rest of its line is taken as it is)
             pieces.append(_literal(text[opening:] if end < 0 else text[opening:end]))
             at = len(text) if end < 0 else end
@@ -335,17 +336,31 @@ def _mcp_template(result, text, first_line, declared):
                               "(Handlebars or Mustache blocks) is not run here; write \\{{ to "
                               "keep it as text" % name)
             return ""  # (one problem a file: the rest of it is the same logic)
-        if name not in declared:
-            _template_problem(result, text, opening, first_line, "placeholder {{%s}} names no "
-                              "declared argument (declare it under 'arguments:', or write \\{{ "
-                              "for literal braces)" % name)
+        if name not in declared and _template_problem(
+                result, text, opening, first_line, "placeholder {{%s}} names no declared argument "
+                "(declare it under 'arguments:', or write \\{{ for literal braces)" % name):
+            return ""
         pieces.append("{%s}" % name)
         at = closing + 2
 
 
+#: the problems a file's templates are read for at most: each is placed by counting lines
+#: from the text's start (a file of 200,000 bad placeholders took 30 s, and as many log lines)
+MOST_PROBLEMS = 20
+
+
 def _template_problem(result, text, at, first_line, message):
+    """Report a problem at ``text[at]``; True once the file has ``MOST_PROBLEMS`` (saying
+    so, once): its templates are read no further."""
+    if len(result.problems) > MOST_PROBLEMS:
+        return True
     line, column = line_column(text, at)
     result.fail(first_line + line - 1, column, "", message)
+    if len(result.problems) < MOST_PROBLEMS:
+        return False
+    result.fail(first_line + line - 1, column, "", "more problems may follow: a file's first %d are told"
+                % MOST_PROBLEMS)
+    return True
 
 
 def _literal(text):
@@ -587,6 +602,9 @@ def _gemini(relpath, text):
     except tomllib.TOMLDecodeError as exc:
         line, column, message = _toml_position(str(exc))
         result.fail(line, column, "", "invalid TOML: %s" % message)
+        return result
+    except RecursionError:  # (tomllib recurses: 500 nested arrays ended the server)
+        result.fail(1, None, "", "invalid TOML: nested too deeply to read")
         return result
     result.lines.update(_toml_lines(text))
     prompt = {"name": prompt_name(relpath)}
