@@ -164,6 +164,18 @@ def test_a_file_of_many_bad_placeholders_tells_its_first_problems_and_reads_no_f
                          % promptfiles.MOST_PROBLEMS)
 
 
+@pytest.mark.parametrize("relpath, text", [
+    ("p.md", "\n" * 1000000 + "x\n"),  # (a pop from the front of the lines each: 3 minutes)
+    ("p.prompt.md", "${input:" * 120000 + "}"),  # (each looked for the one '}' at the end: 8 s)
+    ("c.md", "---\narguments: [x, %s]\n---\n$%sb\n" % ("a-" * 160000 + "a", "a-" * 160000 + "a")),
+])
+def test_hostile_bodies_near_the_size_limit_are_read_in_linear_time(relpath, text):
+    # (a named argument with a hyphen each two characters was cut at each: 16 s)
+    with bounded(5):
+        result = parsed(relpath, text)
+    assert result.prompt is not None
+
+
 def test_host_keys_in_mcp_markdown_are_ignored_and_unknown_keys_reach_the_validator():
     result = parsed("p.md", "---\ntitle: T\nmodel: opus\ndescripton: typo\n---\nx\n")
     assert result.format == "mcp"
@@ -439,6 +451,9 @@ def test_gemini_toml_args_and_literal_shell_and_file_injection():
     ('# the text\n\nprompt = [3]\n', [(3, None, "prompt", "expected a string, got a list")]),
     ('prompt = "x\n', [(1, 12, "", "invalid TOML: Illegal character '\\n'")]),
     ('prompt = "  "\n', [(1, None, "prompt", "empty: write the command's text")]),
+    # (tomllib keeps every prefix of a dotted key: 40,000 parts took 6 GB)
+    ('prompt = "x"\n' + ".".join(["a"] * 8000) + " = 1\n", [(1, None, "", "dotted keys (a.b.c) too long "
+                                                               "to read: write the prompt's keys whole")]),
     # (tomllib recurses: 500 nested arrays ended the server with a traceback)
     ('prompt = "x"\na = ' + "[" * 5000 + "]" * 5000 + "\n", [(1, None, "", "invalid TOML: nested too deeply to read")]),
 ])

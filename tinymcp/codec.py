@@ -13,6 +13,9 @@ from .errors import ConfigError
 #: 4300 digits with a message naming interpreter internals: one rule for every version.
 MAX_INT_DIGITS = 300
 
+#: the keys given twice a config's problems name at most
+MOST_DUPLICATES = 20
+
 _json = []  # [decoder, encoder, quote], made at first use
 
 
@@ -121,11 +124,15 @@ def load_file(data, name, explain=None):
     keys = sum(sizes)
     if data.count(b":") != keys and _keys_in(data) != keys:  # (a key given twice, perhaps)
         from .jsonlite import duplicates
-        found = duplicates(text)
+        found = duplicates(text, MOST_DUPLICATES)
         if found:
-            raise ConfigError([(_where(name, text, at), "duplicate key %s (first at line %d, column %d): "
-                                "remove one of them" % ((path,) + line_column(text, first)))
-                               for path, at, first in found])
+            problems = [(_where(name, text, at), "duplicate key %s (first at line %d, column %d): "
+                         "remove one of them" % ((path,) + line_column(text, first)))
+                        for path, at, first in found[:MOST_DUPLICATES]]
+            if len(found) > MOST_DUPLICATES:  # (each is placed by counting lines from the start)
+                problems.append((problems[-1][0], "more keys may be given twice: the first %d are told"
+                                 % MOST_DUPLICATES))
+            raise ConfigError(problems)
     return value
 
 

@@ -52,6 +52,8 @@ _DIGITS = frozenset("0123456789")
 _FIRST_DIGITS = frozenset("01")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
+#: the longest front-matter path (``arguments[0].description``) a problem is placed by
+MAX_PATH = 200
 _LOGIC = frozenset("#/^>!&")  # (what opens a Handlebars or Mustache tag that is no placeholder)
 _SKILL_NAME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")  # (what an Agent Skill's name holds)
 
@@ -75,7 +77,10 @@ class PromptFile:
 
     def located(self):
         if self.front_lines:  # (once: a file may have a problem on each of its lines)
-            lines = {_dotted(path): line for path, line in self.front_lines.items()}
+            # (a path longer than MAX_PATH is never named: a 100 KB key over 20,000 items
+            # made 2 GB of paths; a problem under it is placed at the nearest shorter one)
+            lines = {_dotted(path): line for path, line in self.front_lines.items()
+                     if sum(len(str(part)) + 2 for part in path) <= MAX_PATH}
             lines.update(self.lines)
             self.lines, self.front_lines = lines, {}
         return self.lines
@@ -289,12 +294,12 @@ def _marker(line):
 def _trimmed(lines, start):
     """``lines`` without their trailing and leading blank ones, and the number of the first
     kept (``start``: the number of the first given, and still that when none is kept)."""
-    while lines and not lines[-1].strip():
-        lines.pop()
-    while lines and not lines[0].strip():
-        lines.pop(0)
-        start += 1
-    return lines, start
+    end, first = len(lines), 0
+    while end and not lines[end - 1].strip():
+        end -= 1
+    while first < end and not lines[first].strip():  # (an index: a pop from the front each
+        first += 1                                    # took 3 minutes over 1 MiB of blank lines)
+    return lines[first:end], start + first
 
 
 def _segment(result, out, role, start, lines, explicit):
@@ -455,7 +460,7 @@ def _dollar_pieces(body, named, codex=False, hinted=()):
     (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0)."""
     # (Codex names: only where no $ARGUMENTS, $N or named argument is used)
     upper = None if named or _positional(body) else True if codex else frozenset(hinted)
-    named = (frozenset(named), max(map(len, named), default=0))
+    named = (frozenset(named), frozenset(map(len, named)), max(map(len, named), default=0))
     out, at, start = [], 0, 0
     while True:
         at = body.find("$", at)
@@ -487,14 +492,14 @@ def _placeholder(body, at, named, codex, upper):
             return 2, "index", int(body[at + 1])
         end = _digits_end(body, at + 1)  # (past 4 digits, no position: text, as an amount)
         return None if body[end:end + 1] in _WORD or end > at + 5 else (end - at, "index", int(body[at + 1:end]))
-    names, longest = named
+    names, lengths, longest = named
     if names:  # the longest name after the '$' that no word character follows
         start = end = at + 1
         stop = min(len(body), start + longest)
         while end < stop and (body[end] in _WORD or body[end] == "-"):
             end += 1
-        while end > start:
-            if body[end:end + 1] not in _WORD and body[start:end] in names:
+        while end > start:  # (a piece is cut only at a name's length: each cut is a copy)
+            if end - start in lengths and body[end:end + 1] not in _WORD and body[start:end] in names:
                 return 1 + end - start, "name", body[start:end]
             end = body.rfind("-", start, end)
     if upper and body[at + 1:at + 2] in _UPPER:
@@ -563,19 +568,23 @@ def _vscode(result, relpath, front, body_line, body):
     prompt = {"name": _named(relpath, front)}
     if "description" in front:
         prompt["description"] = front["description"]
-    out, arguments, at, start = [], {}, 0, 0  # arguments: name -> argument, in order of first use
+    out, arguments, at, start, end = [], {}, 0, 0, -1  # arguments: name -> argument, in order of first use
     while True:
         at = body.find("${input:", at)
-        end = body.find("}", at) if at >= 0 else -1
-        if end < 0:
+        if end < at:  # (else the '}' found last is still the next: 1 MiB of "${input:" took 14 s)
+            end = body.find("}", at)
+        if at < 0 or end < 0:
             out.append(_literal(body[start:]))
             break
+        if body.find("{", at + 2, end) >= 0 or body.find("\n", at, end) >= 0:
+            at += 2
+            continue
         variable, colon, placeholder = body[at + 8:end].partition(":")
         variable = variable.strip()
         cut = next((i for i, c in enumerate(variable) if c not in _BARE_KEY), len(variable))
         if 0 < cut < len(variable) and not placeholder:  # (${input:Timebox|1 week}: a name, then a hint)
             variable, placeholder = variable[:cut], variable[cut:].lstrip("|=- ")
-        if not variable or "\n" in body[at:end] or "{" in body[at + 2:end]:
+        if not variable:
             at += 2
             continue
         out += [_literal(body[start:at]), "{%s}" % variable]
@@ -589,6 +598,33 @@ def _vscode(result, relpath, front, body_line, body):
     _single(result, prompt, "".join(out), body_line)
 
 
+#: tomllib keeps every prefix of each dotted key (``a.b.c``) for the whole file: 40,000
+#: parts in one took 6 GB, and 40 keys of 2,000 parts 0.7 GB. The dots of a file's keys,
+#: squared and summed over its lines, are held to this (~4 MB)
+MOST_DOTS_SQUARED = 10 ** 6
+
+
+def _dots_squared(text):
+    """The dots outside strings on each line of TOML ``text``, squared and summed: the lines
+    inside a multi-line string left out, quoted pieces taken off the others (where a key
+    may be: counted as many as TOML would, or more, never fewer)."""
+    total, inside = 0, None
+    for line in text.split("\n"):
+        if "." not in line and '"""' not in line and "'''" not in line:
+            continue
+        for fence in ('"""', "'''"):
+            if inside in (None, fence) and line.count(fence) % 2:
+                inside = None if inside else fence
+                break
+        else:
+            if inside:
+                continue
+        for quote in ('"', "'"):
+            line = "".join(line.split(quote)[::2])
+        total += line.count(".") ** 2
+    return total
+
+
 def _gemini(relpath, text):
     result = PromptFile("gemini")
     try:
@@ -596,6 +632,9 @@ def _gemini(relpath, text):
     except ImportError:
         result.fail(1, None, "", "TOML prompt files need tomllib (Python 3.11 or later, and not "
                     "python3-minimal): run tinymcp with a fuller Python, or write this prompt as Markdown")
+        return result
+    if _dots_squared(text) > MOST_DOTS_SQUARED:
+        result.fail(1, None, "", "dotted keys (a.b.c) too long to read: write the prompt's keys whole")
         return result
     try:
         data = tomllib.loads(text)

@@ -338,12 +338,12 @@ def _strip_comment(text):
     return text[:_comment_at(text)].rstrip(" \t")
 
 
-def _refuse_reserved(text, flow, number, column, advice):
-    """Refuses the indicator that starts ``text``, if any (``?x`` is plain text in a block;
-    in a flow collection, readers differ on it)."""
-    what = _RESERVED.get(text[0])
-    if what and not (text[0] == "?" and not flow and text[1:2] not in ("", " ", "\t")):
-        raise YamlError(number, column + 1, "%s are not supported (%s)" % (what, advice))
+def _refuse_reserved(text, flow, number, column, advice, at=0):
+    """Refuses the indicator at ``text[at]``, if any (``?x`` is plain text in a block; in a
+    flow collection, readers differ on it)."""
+    what = _RESERVED.get(text[at])
+    if what and not (text[at] == "?" and not flow and text[at + 1:at + 2] not in ("", " ", "\t")):
+        raise YamlError(number, column + at + 1, "%s are not supported (%s)" % (what, advice))
 
 
 def _plain(text, number, column, flow=False):
@@ -400,8 +400,8 @@ def _quoted(text, at, number, column):
     quote = text[at]
     out, i, end = [], at + 1, at
     while True:  # (a piece at a time: str.find runs over the text at C speed)
-        if end < i:  # (else the next quote is still the one found last: linear in all)
-            end = text.find(quote, i)
+        if 0 <= end < i:  # (else the next quote is still the one found last, or there is none:
+            end = text.find(quote, i)  # linear in all)
         slash = text.find("\\", i, len(text) if end < 0 else end) if quote == '"' else -1
         if slash >= 0:
             out.append(text[i:slash])
@@ -482,7 +482,7 @@ def _flow_key(text, i, number, column):
     """``(key, end)`` of a ``{key: value}`` key: its text (a string, as a block key is)."""
     if text[i] in "\"'":
         return _quoted(text, i, number, column)
-    _refuse_reserved(text[i:], True, number, column + i, "plain data only")
+    _refuse_reserved(text, True, number, column, "plain data only", i)  # (no copy of the rest a key)
     if text[i] in _FLOW or text[i] == "#" or (text[i] == "-" and text[i + 1:i + 2] in " \t"):
         raise YamlError(number, column + i + 1, "a key cannot start with %r (quote the key)" % text[i])
     end = i
