@@ -79,10 +79,11 @@ def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
             if pump.paused:
                 break
         assert pump.paused and not closed
+        replies = len(pump.out)
         note = line({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
         while not closed:
             pump.send(note)
-            assert len(pump.out) <= 100000
+            assert len(pump.out) <= replies + 100000
         assert closed == [pump]
         assert logged == [("warning", "client 9: closed: more than 100000 bytes of output "
                            "waiting while it does not read")]
@@ -101,6 +102,32 @@ def test_pump_bounds_pushed_output_for_a_peer_that_is_not_paused_too():
         assert closed == [pump]
         assert logged == [("warning", "client 3: closed: more than 100000 bytes of output "
                            "waiting while it does not read")]
+
+
+def test_a_reply_larger_than_the_hard_bound_is_answered_though_a_push_comes_meanwhile():
+    # (a 7 MiB reply read as it came, then one reload: the socket service closed the
+    # connection, and the request was never answered)
+    from tinymcp import Server
+    from tinymcp.io.pump import StreamPump
+    closed = []
+    server = Server(named_config(["big"], text="{topic}" + "z" * 300000))
+    with pipe_rig(blocking=False) as rig:
+        pump = StreamPump(rig.loop, server.session(), rig.r_in, rig.w_out, closed.append,
+                          high=8192, low=2048, hard=100000)
+        _write_all(rig.w_in, line(modern(1, "prompts/get", {"name": "big", "arguments": {"topic": "t"}})))
+        while not pump.out:
+            rig.loop.run_once(0)  # (the pipe takes 64 KiB of the reply: the rest waits)
+        note = line({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
+        pump.send(note)
+        got = b""
+        while got.count(b"\n") < 2 and not closed:
+            rig.loop.run_once(0)
+            try:
+                got += os.read(rig.r_out, 1 << 20)
+            except BlockingIOError:
+                pass
+        assert not closed and got.endswith(note)
+        assert len(json.loads(got.split(b"\n")[0])["result"]["messages"][0]["content"]["text"]) == 300001
 
 
 def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped():

@@ -12,8 +12,10 @@ reading holds at most ``high`` + one reply (a reply is bounded by the server's l
 one read (``READ_SIZE``) of lines not served yet and one partial line (the server's line
 limit), and costs the loop nothing more, however large its replies. Output the server
 pushes on its own (list_changed notifications, the end of listen streams: at most
-``max_listen_streams`` messages an event) may grow the backlog past ``high``, up to
-``hard`` bytes; past that the connection is closed with a line in the log. A paused
+``max_listen_streams`` messages an event) may grow the backlog past ``high``, by up to
+``hard`` bytes more than the peer has read since; past that the connection is closed
+with a line in the log (a reply, up to ``max_render_bytes``, never counts: one of 7 MiB
+read as it came and a reload closed its connection before it was answered). A paused
 stdio pump still watches its input for a hang-up, and then reads it to the end (what the
 closed pipe holds, no more), so a peer that closes stdin without reading stdout meets
 the ``eof_drain`` bound rather than a server that waits. A peer's lines are served for
@@ -79,9 +81,10 @@ class StreamPump:
         self.closed = False
         self._waiting = False  # lines are held until the loop's next round (``_next_turn``)
         self._turn_ends = 0.0
+        self._pushed = 0  # bytes pushed (``send``) that the peer has not read as much as since
         self._drained_at = 0.0  # (after EOF: when the peer last read some output)
         self._reading = self._writing = False
-        session.on_ready = lambda: self.send(session.data_to_send())  # (a deferred answer)
+        session.on_ready = lambda: self.send(session.data_to_send(), False)  # (a deferred answer)
         self._progress()
 
     def on_readable(self):
@@ -110,11 +113,13 @@ class StreamPump:
                  % (self.name, self.eof_drain))
         self.close()
 
-    def send(self, data):
-        """Queue bytes the server sends on its own (notifications)."""
+    def send(self, data, pushed=True):
+        """Queue bytes the server sends on its own (notifications; ``pushed=False``: a
+        deferred answer, bounded as a reply is)."""
         if not data or self.closed:
             return
-        if self.hard is not None and len(self.out) + len(data) > self.hard:
+        self._pushed += len(data) if pushed else 0
+        if self.hard is not None and self._pushed > self.hard:
             self.log("warning", "%s: closed: more than %d bytes of output waiting while it "
                      "does not read" % (self.name, self.hard))
             self.close()
@@ -174,6 +179,7 @@ class StreamPump:
                 try:
                     written = os.write(self.out_fd, self.out)
                     del self.out[:written]
+                    self._pushed = max(self._pushed - written, 0)
                     if written and self.eof:
                         self._drained_at = monotonic()
                 except (BlockingIOError, InterruptedError):
