@@ -541,6 +541,18 @@ def test_connect_passes_on_the_refusal_line_of_a_full_server(world):
     assert rc == 1, err  # the server went away first
 
 
+def test_connect_answers_a_line_the_server_refused_unread_once_and_exits_0(world):
+    # (the server answers it with id null: the bridge kept its id, and at the end answered
+    # it again, -32000, and exited 1 as if the server had gone away)
+    path = world.path("s")
+    world.server("--socket", path)
+    deep = line(modern(5, "prompts/list", {"deep": json.loads("[" * 70 + "]" * 70)}))
+    rc, out, err = run(["--connect", path], stdin=deep + line(modern(6, "prompts/list")))
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert [(r["id"], r.get("error", {}).get("code")) for r in replies] == [(None, -32600), (6, None)]
+    assert rc == 0, err
+
+
 def test_connect_answers_what_a_dying_server_left_unanswered_and_exits_1(world):
     path, fifo = world.path("s"), world.path("f")
     os.mkfifo(fifo)

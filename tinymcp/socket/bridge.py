@@ -53,7 +53,7 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
         sock.close()
         for fd, was in restore:
             restore_blocking(fd, was)
-    if relay.in_open or relay.asked:
+    if relay.server_first:
         log("error", "the server at %s closed the connection%s" % (path, (
             ": %d request%s answered -32000" % (len(relay.asked), "" if len(relay.asked) == 1 else "s"))
             if relay.asked else ""))
@@ -67,6 +67,8 @@ class _Relay:
         self.to_server, self.to_host = bytearray(), bytearray()
         self.in_open = True     # stdin not at its end yet
         self.half_closed = False
+        self.server_first = False  # the server closed while the host's input was still open
+        self.mid_line = False      # what came from the server last ends in the middle of a line
         self.asked = {}  # the ids of requests not answered yet: key -> id
         self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
 
@@ -81,7 +83,12 @@ class _Relay:
                             | (select.POLLOUT if self.to_server else 0))
             if self.to_host:
                 poller.register(self.out_fd, select.POLLOUT)
-            for fd, events in poller.poll():
+            ready = poller.poll(DRAIN_SECONDS * 1000 if not self.in_open and self.to_host else None)
+            if not ready:  # (after the host's end, as the server's own bounded flush)
+                self.log("warning", "--connect: closed: none of the output read for %g s after the "
+                         "end of input" % DRAIN_SECONDS)
+                return
+            for fd, events in ready:
                 if fd == self.in_fd:
                     self._from_host()
                 elif fd == sock_fd:
@@ -125,9 +132,14 @@ class _Relay:
         except OSError:
             data = b""
         self.to_host += data
+        self.mid_line = not data.endswith(b"\n") if data else self.mid_line
         for msg in self._messages("server", data):
-            if "method" not in msg and "id" in msg:
+            if "method" not in msg and msg.get("id") is not None:
                 self.asked.pop(_key(msg["id"]), None)
+            elif "method" not in msg and "id" in msg and msg.get("refused") and self.asked:
+                # a line refused unread (-32600, id null: too long, too deep, an id of no
+                # type an id may be): the oldest request asked (replies come in order)
+                del self.asked[next(iter(self.asked))]
         return bool(data)
 
     def _messages(self, side, data):
@@ -146,9 +158,10 @@ class _Relay:
             try:
                 if line.startswith(_REPLY):  # (a reply of ours: its id, not its result, decoded)
                     for after in (b',"result":', b',"error":'):
-                        head = line[len(_REPLY):].partition(after)[0]
+                        head, _, rest = line[len(_REPLY):].partition(after)
                         if len(head) < len(line) - len(_REPLY):
-                            out.append({"id": loads(head.decode("utf-8"))})
+                            out.append({"id": loads(head.decode("utf-8")),
+                                        "refused": head == b"null" and rest.startswith(b'{"code":-32600,')})
                             break
                     continue
                 msg = loads(line.decode("utf-8"))
@@ -168,9 +181,14 @@ class _Relay:
         return True
 
     def _flush_host(self):
-        """The server closed: answer what it left unanswered (-32000, as the SDKs call a
-        closed connection), give the host the rest while it reads, then end."""
-        if self.in_open or self.asked:
+        """The server closed: when it went first (the host's input still open, or requests
+        unanswered), answer what it left unanswered (-32000, as the SDKs call a closed
+        connection); give the host the rest while it reads (a line the server left
+        unfinished ended first, so the next is whole), then end."""
+        self.server_first = self.in_open or bool(self.asked)
+        if self.mid_line:
+            self.to_host += b"\n"
+        if self.server_first:
             self.to_host += b"".join(encode({"jsonrpc": "2.0", "id": rid, "error": {
                 "code": -32000, "message": "Connection closed: the tinymcp server went away "
                                            "before answering"}}) for rid in self.asked.values())
