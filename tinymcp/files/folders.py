@@ -344,15 +344,14 @@ def _manifest(renames, read_well, named, data, where, served, notes):
     ``read_well``; else the problems to report: none when it was not served before and is
     read leniently (``notes`` has it, and the folder's name serves)."""
     name, problem = _plugin_name(data, where)
-    if name is not None:
-        parent = named.rpartition("/")[0]
-        renames[named] = parent + "/" + name if parent else name
-        read_well.append(where)
-        return []
-    if served is not None and where not in served:
+    if name is None and (served is None or where in served):
+        return [problem]
+    if name is None:
         notes.append((problem[0], problem[1] + "; the plugin is named after its folder"))
-        return []
-    return [problem]
+    else:
+        renames[named] = named.rpartition("/")[0] + "/" + name if "/" in named else name
+        read_well.append(where)
+    return []
 
 
 def _renamed(renames, named):

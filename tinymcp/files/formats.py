@@ -600,28 +600,19 @@ def _vscode(result, relpath, front, body_line, body):
 
 #: tomllib keeps every prefix of each dotted key (``a.b.c``) for the whole file: 40,000
 #: parts in one took 6 GB, and 40 keys of 2,000 parts 0.7 GB. The dots of a file's keys,
-#: squared and summed over its lines, are held to this (~4 MB)
-MOST_DOTS_SQUARED = 10 ** 6
+#: squared and summed over its lines, are held to this (~40 MB)
+MOST_DOTS_SQUARED = 10 ** 7
 
 
 def _dots_squared(text):
-    """The dots outside strings on each line of TOML ``text``, squared and summed: the lines
-    inside a multi-line string left out, quoted pieces taken off the others (where a key
-    may be: counted as many as TOML would, or more, never fewer)."""
-    total, inside = 0, None
+    """The dots outside quotes on each line of TOML ``text``, squared and summed (a line
+    of a multi-line string counted as a key's would be: never fewer than TOML reads)."""
+    total = 0
     for line in text.split("\n"):
-        if "." not in line and '"""' not in line and "'''" not in line:
-            continue
-        for fence in ('"""', "'''"):
-            if inside in (None, fence) and line.count(fence) % 2:
-                inside = None if inside else fence
-                break
-        else:
-            if inside:
-                continue
-        for quote in ('"', "'"):
-            line = "".join(line.split(quote)[::2])
-        total += line.count(".") ** 2
+        if "." in line:
+            for quote in ('"', "'"):
+                line = "".join(line.split(quote)[::2])
+            total += line.count(".") ** 2
     return total
 
 
