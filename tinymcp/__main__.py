@@ -22,6 +22,9 @@ def _valid_std_fds():
 
 if __name__ == "__main__":
     _valid_std_fds()
+    import signal
+    if hasattr(signal, "SIGHUP"):  # (outside serving, one racing a SIGTERM's exit ended the
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # process; serving, it reloads)
     if not __package__:  # (run by its path: the folder is imported as the package it is)
         import os
         folder = os.path.dirname(os.path.abspath(__file__))
