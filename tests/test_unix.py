@@ -553,6 +553,31 @@ def test_connect_answers_a_line_the_server_refused_unread_once_and_exits_0(world
     assert rc == 0, err
 
 
+def test_connect_gives_up_after_two_seconds_on_a_host_that_ended_and_reads_nothing(world):
+    # (the bridge stopped reading the socket with 1 MiB held for the host, and the server
+    # stopped reading the bridge: after the host's end, both waited for ever)
+    path, _ = world.socket_server(named_config(["big"], text="{topic}{topic}{topic}"))
+    bridge = world.stdio("--connect", path)
+    bridge.send(modern(1, "prompts/get", {"name": "big", "arguments": {"topic": "z" * 900000}}))
+    bridge.proc.stdin.close()  # (and its stdout never read)
+    assert bridge.proc.wait(GUARD) == 0
+    bridge.wait_stderr("none of the output read for 2 s after the end of input")
+
+
+def test_connect_ends_a_line_the_server_left_unfinished_before_its_own(world):
+    # (its -32000 answers were glued to the unfinished line: one invalid line, both lost)
+    path, server = world.socket_server(named_config(["big"], text="{topic}{topic}{topic}"))
+    bridge = world.stdio("--connect", path)
+    bridge.send(modern(1, "prompts/get", {"name": "big", "arguments": {"topic": "z" * 900000}}))
+    first = bridge.proc.stdout.read(1000)  # (the reply has begun; the rest waits in the pipes)
+    server.kill(signal.SIGKILL)
+    bridge.proc.stdin.close()
+    lines = (first + bridge.proc.stdout.read()).split(b"\n")
+    assert json.loads(lines[-2]) == {"jsonrpc": "2.0", "id": 1, "error": {
+        "code": -32000, "message": "Connection closed: the tinymcp server went away before answering"}}
+    assert lines[-1] == b"" and bridge.proc.wait(GUARD) == 1
+
+
 def test_connect_answers_what_a_dying_server_left_unanswered_and_exits_1(world):
     path, fifo = world.path("s"), world.path("f")
     os.mkfifo(fifo)
