@@ -125,3 +125,12 @@ def test_a_large_text_is_read_in_linear_time(make):
     text = make(2 << 20)
     with bounded(30):  # (a failure guard: many times what 2 MiB takes; no time is asserted)
         assert outcome(lite, text) == outcome(full, text)
+
+
+def test_the_duplicate_scan_makes_a_path_only_for_a_key_given_twice():
+    # (it made one for every object and list, each as long as the key above: a 2 MB key
+    # over 600,000 lists took 105 s)
+    text = '{"z": "\\\\:", "' + "k" * 1000000 + '": [' + "{}," * 300000 + '{"a": 1, "a": 2}]}'
+    with bounded(5):
+        found = jsonlite.duplicates(text)
+    assert found == [("k" * 1000000 + "[300000].a", text.rindex('"a": 2'), text.rindex('"a": 1'))]

@@ -176,6 +176,20 @@ def test_hostile_bodies_near_the_size_limit_are_read_in_linear_time(relpath, tex
     assert result.prompt is not None
 
 
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="tracemalloc is CPython's")
+def test_a_long_key_over_many_items_names_no_path_per_item():
+    # (each item's path repeated the key: a 20,000-character key over 20,000 items made 400 MB)
+    import tracemalloc
+    result = promptfiles.parse("p.md", "---\n" + "k" * 20000 + ":\n" + "  - x\n" * 5000 + "title: 3\n---\nBody\n")
+    tracemalloc.start()
+    try:
+        lines = result.located()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * 1024 * 1024 and lines["title"] == 5003  # (the old way: 100 MB)
+
+
 def test_host_keys_in_mcp_markdown_are_ignored_and_unknown_keys_reach_the_validator():
     result = parsed("p.md", "---\ntitle: T\nmodel: opus\ndescripton: typo\n---\nx\n")
     assert result.format == "mcp"
