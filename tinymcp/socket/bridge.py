@@ -67,7 +67,7 @@ class _Relay:
         self.to_server, self.to_host = bytearray(), bytearray()
         self.in_open = True     # stdin not at its end yet
         self.half_closed = False
-        self.server_first = False  # the server closed while the host's input was still open
+        self.server_first = False  # the server closed first: host input still open, or requests unanswered
         self.mid_line = False      # what came from the server last ends in the middle of a line
         self.asked = {}  # the ids of requests not answered yet: key -> id
         self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
