@@ -92,8 +92,7 @@ def _check_together(opts, named):
         raise UsageError("--connect bridges to a running server: it takes no other option (got %s)"
                          % ", ".join(others))
     for name, (needed, what) in NEEDS.items():
-        key = OPTIONS[name][0]
-        if opts[key] and not opts[needed]:
+        if opts[OPTIONS[name][0]] and not opts[needed]:
             raise UsageError("%s needs %s" % (name, what))
     if opts["watch"] and opts["config"] is None and not opts["prompts"]:
         raise UsageError("--watch needs --config FILE or --prompts DIR")
@@ -122,8 +121,7 @@ def main(argv=None, default_config=None, default_name="default config"):
         opts = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
         from .preview import usage_error
-        sys.stderr.write(usage_error(exc))
-        return 2
+        return usage_error(exc)
     if opts["help"] or opts["version"]:
         from .preview import show
         return show(opts, default_config)
@@ -147,8 +145,7 @@ def main(argv=None, default_config=None, default_name="default config"):
             return 1
         except UsageError as exc:  # (its options' values: checked by socket/)
             from .preview import usage_error
-            sys.stderr.write(usage_error(exc))
-            return 2
+            return usage_error(exc)
     if sys.stdin is not None and sys.stdin.isatty():
         # a person at a terminal, not a host: say what this is instead of seeming to hang
         sys.stderr.write("tinymcp: serving MCP on stdio (one JSON-RPC message per line); an MCP host "

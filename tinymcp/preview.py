@@ -39,10 +39,12 @@ def program():
 
 
 def usage_error(message):
-    """What a usage error prints: the problem, one line of usage, where the help is."""
+    """Say on stderr what a usage error prints: the problem, one line of usage, where the
+    help is; the exit status, 2."""
     prog = program()
-    return "tinymcp: %s\nusage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n" \
-           "Try '%s --help' for more information.\n" % (message, prog, prog)
+    sys.stderr.write("tinymcp: %s\nusage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n"
+                     "Try '%s --help' for more information.\n" % (message, prog, prog))
+    return 2
 
 
 def unknown(arg, name, options):
@@ -238,5 +240,4 @@ def _shown(block):
         return block["text"]
     if kind == "resource" and "text" in block.get("resource", {}):
         return as_text(block)  # ([resource <uri> (type)], then its text)
-    described = {k: v for k, v in block.items() if k not in ("data", "blob")}
-    return "[%s] %s" % (kind, codec.dumps(described))
+    return "[%s] %s" % (kind, codec.dumps({k: v for k, v in block.items() if k not in ("data", "blob")}))

@@ -5,6 +5,7 @@ to it through the server's change hook). Loaded by the first reload or ``--watch
 server that is never reloaded never loads this, nor starts the thread.
 """
 
+import threading
 from contextlib import nullcontext
 from time import perf_counter
 
@@ -25,12 +26,10 @@ class Watcher:
     makes a ``check()`` every ``source.interval`` seconds or more, until ``stop`` is set."""
 
     def __init__(self, source):
-        import threading
         self.source, self.took, self.stop = source, 0.0, threading.Event()
         source.lock = threading.Lock()  # (a reload at a time: SIGHUP on the loop, a change here)
 
     def start(self):
-        import threading
         threading.Thread(target=self._run, name="tinymcp-watch", daemon=True).start()
 
     def _run(self):

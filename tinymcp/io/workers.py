@@ -9,6 +9,7 @@ when the limit passes; its thread is abandoned (Python cannot stop a thread), lo
 and replaced, and whatever it returns later is dropped.
 """
 
+from collections import deque
 
 from ..errors import InternalError
 
@@ -66,10 +67,7 @@ class Workers:
             # (an owner whose every thread is abandoned would only wait out its time)
             busy = self._abandoned >= ABANDONED_MOST or self._hung.get(owner, 0) >= self.each
             if not busy:
-                if owner not in self._waiting:
-                    from collections import deque
-                    self._waiting[owner] = deque()
-                self._waiting[owner].append(job)
+                self._waiting.setdefault(owner, deque()).append(job)
                 self._queued += 1
                 start = self._threads < self.size and self._queued > self._idle
                 self._threads += start

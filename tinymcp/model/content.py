@@ -256,8 +256,7 @@ def rendered_messages(result, path="render()"):
     elif not result:
         check.fail(path, "expected at least one message")
     for i, msg in enumerate(result if type(result) is list else ()):
-        mpath = "%s[%d]" % (path, i)
-        check_message(check, msg, mpath, None)
+        check_message(check, msg, "%s[%d]" % (path, i), None)
         if not check.problems:
             block = msg["content"] if "content" in msg else {"type": "text", "text": msg["text"]}
             out.append({"role": msg["role"], "content": with_mime_type(block) if block["type"] == "resource"

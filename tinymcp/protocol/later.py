@@ -35,11 +35,10 @@ class Later:
                                 limit / 1000.0 if limit else None, session)
 
     def live(self, message):
-        session = self.session
         # a cancelled request sends nothing more, nor does one answered already (``resolve``
         # ran, its time out, while what it sent still waited to reach the loop)
         if not (self.req.call.live is _dropped or self.entry.dropped):
-            session.outbox.push(encode(message))
+            self.session.outbox.push(encode(message))
             self._ready()
 
     def resolve(self, value, exc):
