@@ -116,6 +116,13 @@ def test_a_config_of_many_duplicate_keys_names_the_first_twenty_and_says_more_ma
     assert found[-1] == "c.json:1:168: more keys may be given twice: the first 20 are told"
 
 
+def test_a_long_bare_word_is_cut_in_its_message_and_asked_for_no_near_miss():
+    # (the whole word went into the message, and its near-miss match took 45 times its size:
+    # a 40 MB config peaked at 1.8 GB)
+    assert problem("c.json", b'{"prompts": [], "x": ' + b"a" * 10000 + b"}") == [
+        'c.json:1:22: a string without double quotes: write "%s..."' % ("a" * 80)]
+
+
 def test_a_syntax_error_after_a_duplicate_key_is_told_first():
     assert problem("c.json", b'{"a": 1, "a": 2, }') == [
         "c.json:1:16: a comma after the last item, which JSON does not allow: remove it"]

@@ -190,6 +190,14 @@ def test_a_long_key_over_many_items_names_no_path_per_item():
     assert peak < 10 * 1024 * 1024 and lines["title"] == 5003  # (the old way: 100 MB)
 
 
+def test_a_file_of_many_unknown_keys_lists_the_first_twenty_and_then_one_line():
+    # (each was a warning, asked for a near miss first: 100,000 took 2 s and 100,000 log lines)
+    result = promptfiles.parse("p.md", "---\n" + "".join("k%d: 1\n" % i for i in range(30)) + "---\nBody\n")
+    assert result.warnings[:2] == [(2, "k0: unknown key, ignored"), (3, "k1: unknown key, ignored")]
+    assert result.warnings[20:] == [(22, "more unknown keys from here on, ignored and not listed")]
+    assert result.prompt is not None and result.problems == []
+
+
 def test_host_keys_in_mcp_markdown_are_ignored_and_unknown_keys_reach_the_validator():
     result = parsed("p.md", "---\ntitle: T\nmodel: opus\ndescripton: typo\n---\nx\n")
     assert result.format == "mcp"

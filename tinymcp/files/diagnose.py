@@ -5,6 +5,7 @@ a bracket that closes nothing... (``explain``, which ``codec.load_file`` asks)."
 import re
 
 from ..codec import MAX_INT_DIGITS, line_column
+from ..errors import cut
 from ..jsonlite import TOKEN
 from ..model.check import close_match
 
@@ -51,8 +52,7 @@ def explain(text, exc):
     if not text.strip(_BLANK):
         return 0, 'the file is empty: a config is a JSON object, at least {"prompts": []}'
     if isinstance(exc, RecursionError):
-        pos = _deeper_than(text, 500)
-        return pos, "nested too deeply to parse (more than 500 levels of [ and { by here)"
+        return _deeper_than(text, 500), "nested too deeply to parse (more than 500 levels of [ and { by here)"
     pos = getattr(exc, "pos", None)
     if pos is None:
         return _refused(text, str(exc))
@@ -201,9 +201,11 @@ _NEAR = ("true", "false", "null")
 def _unquoted(text, word=True):
     """The message for ``text`` written without quotes; for a ``word`` one slip from true,
     false or null, with that literal as the other way to read it."""
-    near = close_match(text.lower(), _NEAR, 0.8) if word else None
+    # (only a short word can be one slip away, and a long one is cut: a 40 MB word's match
+    # took 1.8 GB, and its message was 40 MB)
+    near = close_match(text.lower(), _NEAR, 0.8) if word and len(text) <= 8 else None
     return 'a string without double quotes: write "%s"%s' % (
-        text, ", or %s if that was meant" % near if near else "")
+        cut(text, 80), ", or %s if that was meant" % near if near else "")
 
 
 #: what ends a bare token (a number, a word, or a mistake)
