@@ -1,11 +1,13 @@
 """JSON for installs without the ``json`` module (Debian's python3-minimal, split builds):
 a decoder and an encoder in plain Python, loaded by ``codec`` only when ``import json``
 fails; and the scan that finds a config file's keys given twice (``duplicates``), loaded
-when its key count says there may be one. They accept and refuse what ``json`` does with ``codec``'s settings (RFC 8259,
-no NaN or Infinity, lone surrogates kept), raise the same messages at the same
-positions (so ``files.diagnose`` words a config's mistakes the same), and write the same
-bytes (compact, ASCII-only). Each costs time linear in its input; nesting is bounded,
-as ``json``'s, by the interpreter's recursion limit (RecursionError).
+when its key count says there may be one.
+
+The decoder and the encoder accept and refuse what ``json`` does with ``codec``'s
+settings (RFC 8259, no NaN or Infinity, lone surrogates kept), raise the same messages at
+the same positions (so ``files.diagnose`` words a config's mistakes the same), and write
+the same bytes (compact, ASCII-only). Each costs time linear in its input; nesting is
+bounded, as ``json``'s, by the interpreter's recursion limit (RecursionError).
 """
 
 import re
