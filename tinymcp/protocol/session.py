@@ -25,7 +25,6 @@ also goes to the log hook (stderr in the CLI), so no traceback or internal state
 reaches the wire. Every line, and every item of a batch, passes through it once.
 """
 
-from collections import deque
 from itertools import count
 
 from ..codec import encode
@@ -168,7 +167,9 @@ class Session:
         #: deferred answer or a live notification; the transport then ``data_to_send()``
         self.on_ready = None
         self._framing = LineBuffer()
-        self._lines = deque()  # complete lines read but not served yet (a budget held them)
+        #: complete lines read but not served yet (a budget held them), the next one last: a
+        #: list, so ``import tinymcp`` needs no ``collections`` (0.8 ms of its 4 ms)
+        self._lines = []
         self._eof = False
 
     @property
@@ -199,7 +200,7 @@ class Session:
         are ended as at shutdown (``end_streams``): every request read gets its reply.
         """
         self._eof = self._eof or not data
-        self._lines.extend(self._framing.feed(bytes(data), self.server.config.limits.max_line_bytes))
+        self._lines[:0] = self._framing.feed(bytes(data), self.server.config.limits.max_line_bytes)[::-1]
         return self.resume(budget, turn_over)
 
     @property
@@ -211,7 +212,7 @@ class Session:
         """Serve pending lines as ``receive_data`` does; bytes to send."""
         lines, outbox = self._lines, self.outbox
         while lines:  # (a line at least: a batch's held replies may fill the budget for long)
-            self._serve(lines.popleft())
+            self._serve(lines.pop())
             if (budget is not None and outbox.size >= budget) or (turn_over is not None and turn_over()):
                 break
         data = outbox.take()
