@@ -160,8 +160,15 @@ def test_a_file_of_many_bad_placeholders_tells_its_first_problems_and_reads_no_f
     assert len(found) == promptfiles.MOST_PROBLEMS + 1
     assert found[:2] == [(line, 5, "", "placeholder {{x}} names no declared argument (declare it under "
                                        "'arguments:', or write \\{{ for literal braces)") for line in (1, 2)]
-    assert found[-1] == (promptfiles.MOST_PROBLEMS, 5, "", "more problems may follow: a file's first %d are told"
+    assert found[-1] == (promptfiles.MOST_PROBLEMS + 1, 5, "", "more problems may follow: a file's first %d are told"
                          % promptfiles.MOST_PROBLEMS)
+
+
+def test_a_file_of_many_empty_messages_tells_its_first_problems():
+    found = problems("p.md", "x\n" + "<!-- role: user -->\n" * 100)
+    assert len(found) == promptfiles.MOST_PROBLEMS + 1
+    assert found[0] == (2, None, "", "an empty user message: write its text below the marker, or remove the marker")
+    assert found[-1][3] == "more problems may follow: a file's first %d are told" % promptfiles.MOST_PROBLEMS
 
 
 @pytest.mark.parametrize("relpath, text", [

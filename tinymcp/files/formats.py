@@ -86,7 +86,11 @@ class PromptFile:
         return self.lines
 
     def fail(self, line, column, path, message):
-        self.problems.append((line, column, path, message))
+        """Record a problem: a file tells its first ``MOST_PROBLEMS``, then that more
+        follow (50,000 empty message markers made as many log lines)."""
+        if len(self.problems) <= MOST_PROBLEMS:
+            self.problems.append((line, column, path, message) if len(self.problems) < MOST_PROBLEMS else (
+                line, column, "", "more problems may follow: a file's first %d are told" % MOST_PROBLEMS))
 
 
 def prompt_name(relpath, name=None):
@@ -352,23 +356,18 @@ def _mcp_template(result, text, first_line, declared):
         at = closing + 2
 
 
-#: the problems a file's templates are read for at most: each is placed by counting lines
-#: from the text's start (a file of 200,000 bad placeholders took 30 s, and as many log lines)
+#: the problems a file tells at most (``PromptFile.fail``): a template problem is placed by
+#: counting lines from the text's start (200,000 bad placeholders took 30 s to load)
 MOST_PROBLEMS = 20
 
 
 def _template_problem(result, text, at, first_line, message):
-    """Report a problem at ``text[at]``; True once the file has ``MOST_PROBLEMS`` (saying
-    so, once): its templates are read no further."""
-    if len(result.problems) > MOST_PROBLEMS:
-        return True
-    line, column = line_column(text, at)
-    result.fail(first_line + line - 1, column, "", message)
-    if len(result.problems) < MOST_PROBLEMS:
-        return False
-    result.fail(first_line + line - 1, column, "", "more problems may follow: a file's first %d are told"
-                % MOST_PROBLEMS)
-    return True
+    """Report a problem at ``text[at]``; True once the file has told all it tells: its
+    templates are read no further."""
+    if len(result.problems) <= MOST_PROBLEMS:
+        line, column = line_column(text, at)
+        result.fail(first_line + line - 1, column, "", message)
+    return len(result.problems) > MOST_PROBLEMS
 
 
 def _literal(text):
