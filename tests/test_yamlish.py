@@ -58,6 +58,15 @@ BEHAVIOUR = [
     ("item mapping with further keys", doc("- a: 1", "  b: 2", "- c: 3"), [{"a": 1, "b": 2}, {"c": 3}]),
     ("item mapping with a nested mapping", doc("- a:", "    b: 1", "  c: 2"), [{"a": {"b": 1}, "c": 2}]),
     ("item mapping on the line below its dash", doc("-", "  a: 1", "  b: 2"), [{"a": 1, "b": 2}]),
+    # a value over more lines, or starting on the line below (YAML folds each line break
+    # into a space, an empty line into a line break; formatters write front matter so)
+    ("plain value over two lines", doc("a: one", "  two", "b: 3"), {"a": "one two", "b": 3}),
+    ("plain value with an empty line", doc("a: one", "", "  two", "", "b: 3"), {"a": "one\ntwo", "b": 3}),
+    ("value on the line below its key", doc("a:", "  text  # note", "b: 1"), {"a": "text", "b": 1}),
+    ("value on the line below its dash", doc("-", "  text", "- x"), ["text", "x"]),
+    ("item over two lines", doc("a:", "  - one", "    two", "  - x"), {"a": ["one two", "x"]}),
+    ("quoted value over two lines", doc("a: \"one # not a note", "  two\""), {"a": "one # not a note two"}),
+    ("flow list over lines", doc("a:", "  [", "    \"Read\",", "    Write,", "  ]"), {"a": ["Read", "Write"]}),
     ("list in a list on one line", doc("- - a", "  - b", "- c"), [["a", "b"], "c"]),
     ("three lists deep on one line", doc("- - - a", "    - b"), [[["a", "b"]]]),
     ("mapping in a list in a list", doc("- - a: 1", "    b: 2"), [[{"a": 1, "b": 2}]]),

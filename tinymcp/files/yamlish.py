@@ -10,8 +10,10 @@ indentation, a key given twice, or an indentation that fits no structure.
 
 Where YAML readers differ, YAML 1.2's core schema decides: ``yes``/``no``/``on``/``off``
 and ``12:30`` are text, ``017`` is 17, ``1e3`` is 1000.0. Keys are text as written
-(``1: a`` and ``{1: a}`` both give the key ``"1"``). A value starts on its key's line
-(or is a block under it); a plain or quoted value ends there. A tab is a space between
+(``1: a`` and ``{1: a}`` both give the key ``"1"``). A scalar or flow value may start on
+the line below its key and go on over more indented lines (each line break a space, each
+empty line a line break), as formatters write it; a comment ends a plain one, and a line
+that reads as a key or an item ends any, as an error. A tab is a space between
 the parts of a line (``a:<tab>1  # c``), never indentation. The last line of the text
 counts as ended, as a front matter's last line always is (``a: |`` then ``  x`` reads
 ``"x\\n"``). ``"\\ud83d\\ude00"`` (a JSON-style pair) is one character; half a pair is an
@@ -179,35 +181,60 @@ class _Reader:
                 out.append(self.value(line.number, column, rest, indent, item_path, False))
 
     def value(self, number, column, rest, indent, path, in_mapping):
-        """The value after a key or an item marker: inline, block text, or a nested block
-        on the following lines (more indented; for a mapping's value, a sequence may
-        also start at the key's own indentation)."""
-        rest = _strip_comment(rest)
-        if rest in ("|", "|-", "|+", ">", ">-", ">+"):
-            return self.block_text(indent, rest, number)
-        if rest:
-            value = (_enclosed(rest, number, column, len(path)) if rest[0] in "[{\"'"
-                     else _plain(rest, number, column))
+        """The value after a key or an item marker: block text, a nested block on the
+        following lines (more indented; for a mapping's value, a sequence may also start
+        at the key's own indentation), or a scalar or flow collection, which may start on
+        the line below and go on over more indented lines (``folded``)."""
+        text = _strip_comment(rest)
+        if text in ("|", "|-", "|+", ">", ">-", ">+"):
+            return self.block_text(indent, text, number)
+        if not text:
             line = self.peek()
-            if line is not None and line.indent > indent:
-                if line.item or _is_key(line.text):
-                    raise YamlError(line.number, line.indent + 1, "indentation that fits no %s above it"
-                                    % ("key" if in_mapping else "item"))
-                raise YamlError(line.number, line.indent + 1, "a value that goes on over more lines "
-                                "(keep it on one line, or use '|' or '>' block text)")
-            return value
+            if line is None or line.indent < indent or line.indent == indent and not (in_mapping and line.item):
+                return None
+            if line.item or _is_key(line.text):
+                if line.indent > indent:
+                    return self.block(line.indent, path)
+                _nest(len(path), line.number, indent)
+                return self.sequence(indent, path)
+            self.at += 1  # (the value starts on the line below its key: formatters write it so)
+            number, column, rest = line.number, line.indent, line.text
+            text = _strip_comment(rest)
+        more = self.folded(indent, rest.strip(" \t"), text[0] in "[{\"'") if self.at < len(self.rows) and \
+            self.rows[self.at][1][indent:indent + 1] in " " else None  # (the next line may go on with it)
+        try:
+            value = (_enclosed(more or text, number, column, len(path)) if text[0] in "[{\"'"
+                     else _plain(_strip_comment(more) if more else text, number, column))
+        except YamlError as exc:  # (in a value over lines: placed where it starts)
+            if more is None:
+                raise
+            raise YamlError(number, column + 1, exc.message) from None
         line = self.peek()
-        if line is None:
-            return None
-        if line.indent > indent:
-            if not (line.item or _is_key(line.text)):
-                raise YamlError(line.number, line.indent + 1, "a value on the line below its %s (write it "
-                                "on the same line)" % ("key" if in_mapping else "'-'"))
-            return self.block(line.indent, path)
-        if in_mapping and line.indent == indent and line.item:
-            _nest(len(path), line.number, indent)
-            return self.sequence(indent, path)
-        return None
+        if line is not None and line.indent > indent:
+            raise YamlError(line.number, line.indent + 1, "indentation that fits no %s above it"
+                            % ("key" if in_mapping else "item") if line.item or _is_key(line.text) else
+                            "a value that goes on after a comment (move the comment below the value)")
+        return value
+
+    def folded(self, indent, text, enclosed):
+        """``text`` and the lines below it indented more than ``indent``, as YAML folds a
+        value over lines: a line break is a space, an empty line a line break (None: no line
+        goes on with it). A comment ends a plain value, and a line that reads as a key or
+        an item ends any value (it is then an error: see ``value``)."""
+        pieces, blanks, at = [text], 0, self.at
+        while at < len(self.rows) and (enclosed or _strip_comment(pieces[-1]) == pieces[-1]):
+            raw = self.rows[at][1]
+            more = raw.lstrip(" ")
+            if not more.strip(" \t"):
+                at, blanks = at + 1, blanks + 1
+                continue
+            if len(raw) - len(more) <= indent or _is_item(more) or _is_key(more) or more[0] == "#" and not enclosed:
+                break
+            more = more.strip(" \t")
+            pieces += ("\n" * blanks or " ", more)
+            at, blanks, self.at = at + 1, 0, at + 1
+        self.peeked_at = -1
+        return "".join(pieces) if len(pieces) > 1 else None
 
     def block_text(self, indent, style, number):
         """``|`` (lines kept) or ``>`` (lines folded) text, indented under its key."""
