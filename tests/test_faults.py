@@ -47,6 +47,28 @@ def test_stderr_closed_with_an_invalid_config_still_exits_1_quietly(tmp_path):
     assert (rc, out) == (1, b"")
 
 
+@pytest.mark.parametrize("redirection", ["2>&-", "2</dev/null"])
+def test_stderr_closed_or_unwritable_while_a_start_warns_still_serves(tmp_path, redirection):
+    # (an empty folder is warned of before serving: that line must not end the server)
+    rc, out, _ = _run_with("--prompts %s %s" % (tmp_path, redirection), REQUESTS)
+    assert rc == 0
+    assert [r["id"] for r in frames(out)] == [1, 2]
+
+
+def test_a_start_that_warns_more_than_a_full_stderr_takes_still_serves(tmp_path):
+    for i in range(1500):  # (well past what a pipe holds: 64 KiB)
+        (tmp_path / ("bad%04d.md" % i)).write_text("---\ndescription: [\n---\nx\n")
+    r, w = os.pipe()  # (a stderr nobody reads)
+    try:
+        done = subprocess.run([sys.executable, "-m", PACKAGE, "--prompts", str(tmp_path)], input=REQUESTS,
+                              stdout=subprocess.PIPE, stderr=w, env=env(), timeout=GUARD)
+    finally:
+        os.close(w)
+        os.close(r)
+    assert done.returncode == 0
+    assert [r["id"] for r in frames(done.stdout)] == [1, 2]
+
+
 def test_stdout_closed_at_start_serves_into_nothing_and_exits_0():
     rc, out, err = _run_with("1>&-", REQUESTS)
     assert rc == 0

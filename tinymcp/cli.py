@@ -172,7 +172,8 @@ def _load(opts, default_config, default_name):
             source = ConfigFile(opts["config"], watch=opts["watch"], dirs=opts["prompts"],
                                 strict=opts["check"] or opts["strict"])
             config = source.load()
-            source.tell(lambda level, message: sys.stderr.write("tinymcp: %s: %s\n" % (level, message)))
+            from .io.stdio import stderr_log  # (never blocks, never fails: stderr may be full or closed)
+            source.tell(stderr_log)
         # listChanged is promised exactly when a change source exists: a config file or
         # a folder can be reloaded (SIGHUP, --watch); the embedded prompts never change.
         # (the dicts are ours alone: prompts are validated now, built when first got)
