@@ -152,6 +152,30 @@ def test_an_invalid_render_result_is_named_in_the_log():
                       "render()[1]: expected an object, got the number 3" % tag]
 
 
+class _Hostile(str):
+    """Text whose own methods fail as a callable's code may: only ``str``'s are run."""
+
+    def __len__(self):
+        raise KeyboardInterrupt
+
+    __eq__ = __hash__ = __str__ = __len__
+
+
+@pytest.mark.parametrize("result", [_Hostile("hi"), [{"role": "user", "text": _Hostile("hi")}]],
+                         ids=["text", "messages"])
+def test_text_of_a_str_subclass_is_served_as_its_text(result):
+    wire = Wire({"prompts": [{"name": "r", "render": lambda args: result}]})
+    wire.initialize()
+    assert wire.get("r")["result"]["messages"] == [{"role": "user", "content": {"type": "text", "text": "hi"}}]
+    assert wire.request("ping")["result"] == {}
+
+
+def test_a_config_of_str_subclasses_is_read_as_its_text():
+    wire = Wire({"prompts": [prompt(name=_Hostile("p"), messages=[{"role": "user", "text": _Hostile("hi")}])]})
+    wire.initialize()
+    assert wire.get("p")["result"]["messages"] == [{"role": "user", "content": {"type": "text", "text": "hi"}}]
+
+
 def test_templates_fill_resource_uri_and_text():
     block = {"type": "resource", "resource": {"uri": "file:///{f}", "text": "<{f}>", "mimeType": "text/plain"}}
     wire = Wire({"prompts": [{"name": "p", "arguments": [{"name": "f"}],

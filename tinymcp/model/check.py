@@ -67,8 +67,8 @@ def close_match(key, allowed, cutoff=0.7):
 
 def plain(value):
     """A Python caller's config as JSON data of our own: dicts and lists copied (any
-    sequence that is not text becomes a list: docs/decisions.md), other values kept. The
-    copy is served, so the caller may change its dicts afterwards."""
+    sequence that is not text becomes a list: docs/decisions.md), text made a ``str``,
+    other values kept. The copy is served, so the caller may change its dicts afterwards."""
     kind = type(value)
     if kind is dict:
         return {key: plain(item) for key, item in value.items()}
@@ -78,7 +78,9 @@ def plain(value):
         return value
     if isinstance(value, dict):
         return {key: plain(item) for key, item in value.items()}
-    if not isinstance(value, (str, bytes, bytearray, memoryview)):
+    if isinstance(value, str):  # (a subclass: its text, as a str; none of its methods runs later)
+        return str.__str__(value)
+    if not isinstance(value, (bytes, bytearray, memoryview)):
         from collections.abc import Sequence  # (only for values of other types: rare)
         if isinstance(value, Sequence):
             return [plain(item) for item in value]

@@ -247,10 +247,10 @@ def rendered_messages(result, path="render()"):
     sequence) of messages, at least one, each held to a config's rules (never templated).
     Returns ``(messages, problems)``."""
     from .check import Check, plain
-    if isinstance(result, str):
+    result = plain(result)
+    if type(result) is str:
         return [{"role": "user", "content": {"type": "text", "text": result}}], []
     check, out = Check(), []
-    result = plain(result)
     if type(result) is not list:
         check.fail(path, "expected a string or a list of messages, got %s" % describe(result))
     elif not result:
