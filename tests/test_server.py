@@ -46,6 +46,22 @@ def test_apply_config_says_whether_the_prompts_changed():
     assert server.apply_config(load_config({"prompts": [{"name": "r", "render": lambda a: "x"}]})) is True
 
 
+def test_a_callable_is_compared_by_identity_never_by_its_own_eq():
+    class Render:
+        def __call__(self, args):
+            return "x"
+
+        def __eq__(self, other):
+            raise RuntimeError("a caller's __eq__ ran")
+
+        __hash__ = object.__hash__
+
+    render = Render()
+    server = Server({"prompts": [{"name": "r", "render": render}]})
+    assert server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]})) is False
+    assert server.apply_config(load_config({"prompts": [{"name": "r", "render": Render()}]})) is True
+
+
 def test_replace_config_with_the_same_prompts_notifies_no_one():
     # Bug: only reload.py compared old and new (as file bytes), so
     # server.replace_config(same_config) from Python told every session of a change.

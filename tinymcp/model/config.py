@@ -170,14 +170,15 @@ class PromptSet:
 
 def _same(a, b):
     """``a == b`` held to JSON: 1, 1.0 and true differ, and so does the order of keys (a
-    client sees both)."""
+    client sees both). Anything but JSON's own values (a callable) is the same only as
+    itself: no ``__eq__`` of a caller's runs on the loop."""
     if type(a) is not type(b):
         return False
     if type(a) is dict:
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
     if type(a) is list:
         return len(a) == len(b) and all(map(_same, a, b))
-    return a == b
+    return a is b or type(a) in (str, int, float) and a == b
 
 
 # Cursor = urlsafe base64 of (4-byte CRC of the scope and name, name). The CRC and a
