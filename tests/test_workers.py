@@ -33,7 +33,8 @@ class Live:
         self.status = []
         self.thread = threading.Thread(target=lambda: self.status.append(serve_stdio(
             self.server, in_fd=self.r_in, out_fd=self.w_out,
-            log=lambda level, message, exc=None: self.logged.append((level, message)))),
+            log=None if "log" in server_options else lambda level, message, exc=None: self.logged.append(
+                (level, message)))),
             daemon=True)
         self.thread.start()
         self.lines = Lines(self.r_out)
@@ -125,6 +126,26 @@ def test_a_callable_over_its_time_limit_is_answered_32603_and_the_server_goes_on
     assert live.finish() == ([], [0])
     assert any(error["data"]["errorId"] in message and "max_callable_ms" in message
                for _, message in live.logged)
+
+
+def test_a_log_hook_that_raises_costs_no_answer_and_never_ends_the_server():
+    def log(level, message, exc=None):
+        raise RuntimeError("the operator's hook failed")
+
+    started, release = threading.Event(), threading.Event()
+    live = Live({"limits": {"max_callable_ms": 50},
+                 "prompts": [{"name": "slow", "render": blocking_render(started, release)},
+                             {"name": "bad", "render": lambda args: 1 / 0}]}, log=log)
+    live.send(INIT)
+    live.frame()
+    live.send(req(1, "prompts/get", {"name": "slow"}))  # (its time-out is logged)
+    assert live.frame()["error"]["code"] == -32603
+    live.send(req(2, "prompts/get", {"name": "bad"}))  # (and so is its failure)
+    assert live.frame()["error"]["code"] == -32603
+    live.send(req(3, "ping"))
+    assert live.frame() == {"jsonrpc": "2.0", "id": 3, "result": {}}
+    release.set()
+    assert live.finish()[1] == [0]
 
 
 def test_a_callable_raising_systemexit_or_keyboardinterrupt_on_a_worker_fails_only_its_request():

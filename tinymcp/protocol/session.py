@@ -58,6 +58,17 @@ def no_log(level, message, exc=None):
     """A log hook that drops operator diagnostics."""
 
 
+def quiet(log):
+    """``log``, a caller's hook, made never to raise: a failing hook must cost no client
+    its answer and never end a loop (each line it fails to take is lost)."""
+    def hook(level, message, exc=None):
+        try:
+            log(level, message, exc)
+        except Exception:
+            pass
+    return hook
+
+
 class Server:
     """The config being served and the operator hooks; sessions are made from it.
 
@@ -81,7 +92,7 @@ class Server:
         #: a transport serving this server puts its ``hook(new_config)`` here, called by
         #: ``replace_config`` instead of applying it, and its ``hook()`` that ``stop`` calls
         self.change_hooks, self.stop_hooks = [], []
-        self.log = log
+        self.log = log and quiet(log)
         self.list_changed = bool(list_changed)
         #: tags this server's internal-error ids (``XXXX-N``) in logs and replies
         self.error_tag = "%04x" % (id(self) & 0xFFFF)
@@ -159,7 +170,7 @@ class Session:
         if not isinstance(server, Server):
             server = Server(server)
         self.server = server
-        self.log = log or server.log or no_log
+        self.log = quiet(log) if log else server.log or no_log
         self.conn = Connection(server, list_changed is not False)
         self.outbox = Outbox()
         self.executor = executor
@@ -393,10 +404,7 @@ class Session:
         opaque id; the client gets a fixed message and the id (``data.errorId``)."""
         tag = "%s-%d" % (self.server.error_tag, next(_error_ids))
         cause = exc.__cause__ if isinstance(exc, CallbackFailed) and exc.__cause__ else exc
-        try:
-            self.log("error", "internal error %s in %s: %s" % (tag, req.method, exc), cause)
-        except Exception:
-            pass  # a failing log hook must not cost the client its answer
+        self.log("error", "internal error %s in %s: %s" % (tag, req.method, exc), cause)
         if req.call is not None:
             req.call.log("error", {"error": "internal error", "errorId": tag, "method": req.method})
         return InternalError("Internal error", {"errorId": tag})
