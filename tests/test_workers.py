@@ -28,7 +28,7 @@ class Live:
     def __init__(self, config, **server_options):
         self.r_in, self.w_in = os.pipe()
         self.r_out, self.w_out = os.pipe()
-        self.server = Server(config, **server_options)
+        self.server = config if isinstance(config, Server) else Server(config, **server_options)
         self.logged = []
         self.status = []
         self.thread = threading.Thread(target=lambda: self.status.append(serve_stdio(
@@ -326,6 +326,19 @@ def test_stdio_served_on_a_thread_stops_when_the_server_is_stopped_from_another(
     live.thread.join(GUARD)
     assert live.status == [0]  # (stdin still open: it was the stop that ended it)
     live.finish()
+
+
+def test_a_stop_before_the_serving_thread_began_ends_that_serve_and_no_later_one():
+    server = Server({"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]})
+    server.stop()  # (as right after Thread(target=serve, args=(server,)).start(): nothing serves yet)
+    first = Live(server)
+    first.thread.join(GUARD)
+    assert first.status == [0]  # (stdin still open: it was the stop that ended it)
+    first.finish()
+    second = Live(server)
+    second.send(INIT)
+    assert second.frame()["id"] == 0
+    assert second.finish()[1] == [0]
 
 
 @pytest.mark.needs("socket")

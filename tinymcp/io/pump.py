@@ -245,6 +245,8 @@ class Hub:
         self._seen = server.config  # the config this hub's sessions were last told of
         server.change_hooks.append(self._on_replace)
         server.stop_hooks.append(self._stop)
+        if server.stop_pending:  # (Server.stop before this serve had begun)
+            self._stop()
         SERVING[0] = loop
 
     def _stop(self):
@@ -320,6 +322,7 @@ class Hub:
         """Stop receiving config changes and stop requests (call before the loop closes)."""
         if SERVING[0] is self.loop:
             SERVING[0] = None
+        self.server.stop_pending = False  # (taken: by this serve, or one that ended since)
         for hooks, hook in ((self.server.change_hooks, self._on_replace), (self.server.stop_hooks, self._stop)):
             if hook in hooks:
                 hooks.remove(hook)

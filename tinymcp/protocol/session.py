@@ -92,6 +92,8 @@ class Server:
         #: a transport serving this server puts its ``hook(new_config)`` here, called by
         #: ``replace_config`` instead of applying it, and its ``hook()`` that ``stop`` calls
         self.change_hooks, self.stop_hooks = [], []
+        #: a ``stop()`` came while nothing served: the next serve ends as soon as it starts
+        self.stop_pending = False
         self.log = log and quiet(log)
         self.list_changed = bool(list_changed)
         #: tags this server's internal-error ids (``XXXX-N``) in logs and replies
@@ -131,7 +133,9 @@ class Server:
     def stop(self):
         """Stop serving (any thread): every transport serving this server now ends as on
         SIGTERM (listen streams ended, output drained for at most 2 s) and its ``serve``
-        call returns 0."""
+        call returns 0. While none serves yet (a thread just started to), the next serve
+        ends so as soon as it starts."""
+        self.stop_pending = not self.stop_hooks
         for hook in list(self.stop_hooks):
             hook()
 
