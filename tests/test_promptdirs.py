@@ -678,6 +678,19 @@ def test_a_bad_edit_of_a_served_plugin_manifest_refuses_the_reload_and_keeps_its
     assert info.value.problems[0][0].startswith(os.path.join(root, ".claude-plugin", "plugin.json"))
 
 
+def test_a_reload_of_a_config_that_no_longer_names_its_folder_serves_without_it(tmp_path):
+    # (the folder read before went on being served, and watched)
+    write(tmp_path / "p", {"x.md": "From the folder.\n"})
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"prompt_dirs": ["p"], "prompts": [{"name": "a", "messages": [
+        {"role": "user", "text": "A"}]}]}))
+    source = importlib.import_module(PACKAGE + ".source").ConfigFile(str(config), watch=True)
+    assert names(source.load()) == ["a", "x"]
+    config.write_text(json.dumps({"prompts": [{"name": "a", "messages": [{"role": "user", "text": "A"}]}]}))
+    assert names(source.load()) == ["a"]
+    assert source.signature()[1] == ()  # (and the folder is no longer watched)
+
+
 def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_holds(tmp_path):
     # (a project's root served nothing, silently: its .claude/commands is a hidden folder)
     root = write(tmp_path / "project", {".claude/commands/tidy.md": "Tidy\n", ".github/prompts/a.prompt.md": "A\n"})

@@ -121,6 +121,7 @@ class ConfigFile:
         as a change)."""
         own = stat_of(self.path) if self.path else None
         config = read_config(self.path) if self.path else {"prompts": []}
+        self.folders = None  # (a reload may find the config's prompt_dirs gone)
         if self.dirs or (type(config) is dict and "prompt_dirs" in config):
             base = os.path.dirname(self.path) if self.path else None
             self.folders = _folders().Folders(config, base, self.dirs)
