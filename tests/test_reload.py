@@ -363,3 +363,31 @@ def test_a_long_folder_walk_never_holds_the_loop(tmp_path, monkeypatch):
         serving.join(GUARD)
         for fd in (r_in, r_out, w_out):
             os.close(fd)
+
+
+def _edit_keeping_size_and_mtime(path, text, probe):
+    """Rewrite ``path`` in place as ``cp -p`` may: another text of the same size, its
+    mtime put back (once the file system's clock, which may tick coarsely, is past its
+    ctime: only that can tell the edit; ``probe`` is a file outside what is watched)."""
+    while probe.write_text("") or os.stat(probe).st_ctime_ns <= os.stat(path).st_ctime_ns:
+        pass
+    st = os.stat(path)
+    path.write_text(text)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (os.stat(path).st_size, os.stat(path).st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+
+
+def test_watch_sees_an_edit_that_keeps_the_size_and_the_mtime(tmp_path):
+    from tinymcp.source import ConfigFile
+    config, folder = tmp_path / "c.json", tmp_path / "p"
+    folder.mkdir()
+    (folder / "x.md").write_text("aaa\n")
+    write_config(str(config), named_config(["alpha"]))
+    source = ConfigFile(str(config), watch=True, dirs=[str(folder)])
+    source.load()
+    before = source.signature()
+    _edit_keeping_size_and_mtime(config, config.read_text().replace("alpha", "gamma"), tmp_path / "probe")
+    assert source.signature() != before
+    before = source.signature()
+    _edit_keeping_size_and_mtime(folder / "x.md", "bbb\n", tmp_path / "probe")
+    assert source.signature() != before

@@ -246,8 +246,9 @@ def _plugin_name(data, where):
 
 
 def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
-    """What tells a changed folder: every folder's and prompt file's identity, size and
-    mtime (a file added, removed, renamed or edited changes it)."""
+    """What tells a changed folder: every folder's and prompt file's identity, size,
+    mtime and ctime (a file added, removed, renamed or edited changes it: ``cp -p`` or
+    ``rsync -t`` may write the same size and mtime, and no tool sets a ctime back)."""
     out = []
     try:
         st = os.stat(folder)
@@ -259,7 +260,7 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
             st = os.stat(path)
         except OSError:
             continue
-        out.append((rel, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode))
+        out.append((rel, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode))
     return tuple(out)
 
 
