@@ -691,6 +691,22 @@ def test_a_reload_of_a_config_that_no_longer_names_its_folder_serves_without_it(
     assert source.signature()[1] == ()  # (and the folder is no longer watched)
 
 
+def test_a_new_file_taking_a_served_prompts_name_is_left_out_wherever_it_sorts(tmp_path):
+    # (a.md, new, came first and took the name: b.md, served, was then at fault, and every
+    # reload was refused until a.md went)
+    root = write(tmp_path / "p", {"b.md": "Served b.\n"})
+    source = importlib.import_module(PACKAGE + ".source").ConfigFile(None, dirs=[root])
+    source.load()
+    write(root, {"a.md": "---\nname: b\n---\nA new b.\n", "c.md": "C.\n"})
+    config = source.load()
+    assert names(config) == ["b", "c"]
+    assert config.prompts.get("b")["messages"][0]["text"] == "Served b."
+    logged = []
+    source.tell(lambda level, message: logged.append(message))
+    assert logged == ["%s:2: duplicate prompt name 'b': %s has it too (not served)" % (
+        os.path.join(root, "a.md"), os.path.join(root, "b.md"))]
+
+
 def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_holds(tmp_path):
     # (a project's root served nothing, silently: its .claude/commands is a hidden folder)
     root = write(tmp_path / "project", {".claude/commands/tidy.md": "Tidy\n", ".github/prompts/a.prompt.md": "A\n"})

@@ -301,6 +301,13 @@ def build(config, folders, notes=None, served=None, sources=None):
             result = _parse(named, data, where, mine, notes, kind)
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
+            if taken and served is not None and where in served and owners[name] not in served \
+                    and not owners[name].startswith("prompts["):  # (a file new since: it is left out)
+                at = [w for w, _ in origins].index(owners[name])
+                notes.extend(_left_out([("%s:%d" % (owners[name], origins[at][1].located().get("name", 1)),
+                                         "duplicate prompt name %r: %s has it too" % (name, where))]))
+                del origins[at], prompts[first + at]
+                taken = False
             if taken:
                 mine.append(("%s:%d" % (where, result.located().get("name", 1)),
                              "duplicate prompt name %r: %s has it too" % (name, owners[name])))
