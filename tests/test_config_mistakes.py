@@ -192,6 +192,12 @@ def test_a_relative_config_path_says_where_it_was_looked_for(tmp_path):
                    % (os.path.join(cwd, "prompts.json"), cwd))
 
 
+def test_a_relative_path_found_but_unreadable_gives_no_advice_on_where_it_was(tmp_path):
+    os.mkfifo(str(tmp_path / "fifo.json"))
+    rc, out, err = run(["--check", "--config", "fifo.json"], cwd=str(tmp_path))
+    assert (rc, out, err) == (1, "", "tinymcp: fifo.json: cannot read: not a regular file\n")
+
+
 def test_a_path_starting_with_a_tilde_says_the_shell_did_not_expand_it(tmp_path, monkeypatch):
     env_home = str(tmp_path)
     monkeypatch.setenv("HOME", env_home)

@@ -37,7 +37,7 @@ def _read(path):
         if os.path.isdir(path):
             raise ConfigError([(path, "cannot read: a folder, not a config file (a folder of "
                                       "prompt files is served with --prompts)")])
-        note = looked_for(path)
+        note = "" if os.path.lexists(path) else looked_for(path)  # (found: where is not what is wrong)
         if not note:
             raise
         raise ConfigError([(p, "%s (%s)" % (m, note) if p == path else m) for p, m in exc.problems])
