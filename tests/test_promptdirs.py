@@ -346,11 +346,10 @@ def test_check_counts_the_prompts_of_config_and_folders_together(tmp_path):
     cfg = tmp_path / "c.json"
     cfg.write_text(json.dumps({"prompts": [{"name": "own", "messages": [{"role": "user", "text": "x"}]}],
                                "prompt_dirs": ["p"]}))
-    rc, out, err = run(["--config", str(cfg), "--prompts", root, "--check"])
-    # (p given twice: once by the config, once on the command line: the same names twice)
-    assert rc == 1 and "duplicate prompt name 'git:fix'" in err
     rc, out, err = run(["--config", str(cfg), "--check"])
     assert (rc, out, err) == (0, "%s: ok, 3 prompts\n" % cfg, "")
+    rc, out, err = run(["--config", str(cfg), "--prompts", root, "--check"])  # (p given twice: read once)
+    assert (rc, out, err) == (0, "%s, %s: ok, 3 prompts\n" % (cfg, root), "")
 
 
 def test_list_shows_names_titles_sources_descriptions_and_arguments(tmp_path):
@@ -705,6 +704,15 @@ def test_a_new_file_taking_a_served_prompts_name_is_left_out_wherever_it_sorts(t
     source.tell(lambda level, message: logged.append(message))
     assert logged == ["%s:2: duplicate prompt name 'b': %s has it too (not served)" % (
         os.path.join(root, "a.md"), os.path.join(root, "b.md"))]
+
+
+def test_a_folder_given_twice_is_read_once(tmp_path):
+    # (each of its files clashed with itself: "duplicate prompt name 'a': a.md has it too")
+    root = write(tmp_path / "p", {"a.md": "A.\n"})
+    os.symlink(root, str(tmp_path / "link"))
+    config = tinymcp.load_files({"prompt_dirs": ["p"]}, base=str(tmp_path),
+                                prompt_dirs=[root, root + os.sep, str(tmp_path / "link")])
+    assert names(config) == ["a"]
 
 
 def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_holds(tmp_path):
