@@ -210,6 +210,36 @@ def test_a_worker_outcome_that_is_a_baseexception_is_an_internal_error_on_the_lo
     assert reply["id"] == 1 and reply["error"]["code"] == -32603
 
 
+def test_a_connection_runs_at_most_most_busy_callables_and_serves_the_rest_as_they_end():
+    # (each answer looked at every request still to be answered: 16,000 pipelined to a
+    # callable took 12 s of a loop that a socket's other clients share)
+    from tinymcp.protocol.session import MOST_BUSY
+    session, executor = held_session([RENDERED])
+    session.data_to_send()
+    count = MOST_BUSY * 3
+    session.receive_data(b"".join(line(req(i, "prompts/get", {"name": "r"})) for i in range(count))
+                         + line(req("p", "ping")))
+    assert (len(executor.held), session.pending, session.servable) == (MOST_BUSY, count + 1 - MOST_BUSY, False)
+    answered = []
+    while executor.held:
+        work, resolve = executor.held.pop(0)
+        resolve(work(), None)
+        answered += [json.loads(f)["id"] for f in (session.data_to_send() + session.resume()).splitlines()]
+        assert len(executor.held) <= MOST_BUSY
+    assert sorted(answered, key=str) == sorted(list(range(count)) + ["p"], key=str)
+
+
+def test_stdio_serves_requests_held_behind_running_callables_as_their_answers_come():
+    from tinymcp.protocol.session import MOST_BUSY
+    live = Live({"prompts": [RENDERED]})
+    live.send(INIT)
+    live.frame()
+    count = MOST_BUSY * 4
+    live.send(*[req(i, "prompts/get", {"name": "r"}) for i in range(count)])
+    assert sorted(live.frame()["id"] for _ in range(count)) == list(range(count))
+    assert live.finish() == ([], [0])
+
+
 class Queued(Holding):
     """``Holding``, and what a worker posts back to the loop waits in ``posted`` until the
     test runs it."""

@@ -103,7 +103,7 @@ class StreamPump:
     def _drain_over(self):
         """``eof_drain`` seconds after EOF, or after the peer last read some of the output:
         output it has not read for that long is dropped."""
-        if self.closed or not (self.out or self.session.pending):
+        if self.closed or not (self.out or self.session.servable):
             return
         left = self._drained_at + self.eof_drain - monotonic()
         if left > 0:  # (it read meanwhile: a slow reader still gets every answer)
@@ -191,7 +191,7 @@ class StreamPump:
                     return
             if self.paused and len(self.out) <= self.low:
                 self.paused = False
-            if self.paused or self._waiting or not session.pending:
+            if self.paused or self._waiting or not session.servable:
                 break
             if self._turn_over():
                 self._waiting = True
