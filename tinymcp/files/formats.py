@@ -429,7 +429,7 @@ def _skill(result, relpath, front, body_line, body):
     """A folder's ``SKILL.md`` (agentskills.io's format; Claude Code, Codex, VS Code read
     it): one prompt named after the skill, its arguments as a Claude Code command's. Read
     as leniently as the format's guidance for clients says: a name that breaks its rules is
-    served as written, with a warning; no description leaves the skill out."""
+    served as written, with a warning."""
     folders = relpath.split("/")[:-1]
     name = front.get("name")
     line = result.front_lines.get(("name",), 1)
@@ -445,12 +445,8 @@ def _skill(result, relpath, front, body_line, body):
     elif folders and name != folders[-1]:
         result.warnings.append((line, "name: %r is not its folder's name %r: served as %r"
                                 % (name, folders[-1], name)))
-    description = front.get("description")
-    if not isinstance(description, str) or not description.strip():
-        result.fail(result.front_lines.get(("description",), 1), None, "description",
-                    "a skill needs a description (what it does, and when to use it)")
-        return
-    # (its folder's parents namespace it, as hosts namespace a plugin's skills)
+    # (without a description, its body's first line, as Claude Code shows it: issue 39 asks
+    # for that, where agentskills.io's guidance would leave it out; its folder's parents namespace it, as hosts namespace a plugin's skills)
     _command(result, relpath, front, body_line, body, ":".join(folders[:-1] + [name]))
 
 
