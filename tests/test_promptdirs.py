@@ -611,7 +611,7 @@ def test_a_gemini_commands_folder_is_read_as_gemini_cli_reads_it_toml_only(tmp_p
 
 
 @pytest.mark.parametrize("host", [".claude/commands", ".codex/prompts", ".opencode/command",
-                                  ".cursor/commands", ".windsurf/workflows"])
+                                  ".opencode/commands", ".cursor/commands", ".windsurf/workflows"])
 def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path, host):
     # (outside such a folder, a plain .md with no placeholder is MCP Markdown and takes nothing)
     root = write(tmp_path / host, {"tidy.md": "Tidy the code.\n", "notes.toml": 'prompt = "x"\n'})

@@ -155,7 +155,7 @@ def _inside(path, top):
 
 #: a host's own folder (the last two names of its real path) -> how its files are read
 HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex",
-         (".opencode", "command"): "command", (".cursor", "commands"): "command",
+         (".opencode", "command"): "command", (".opencode", "commands"): "command", (".cursor", "commands"): "command",
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini"}
 #: the files each kind of host folder holds (others: .md and .toml)
 _HOST_SUFFIXES = {"command": (".md",), "codex": (".md",), "vscode": (".prompt.md",), "gemini": (".toml",)}

@@ -44,7 +44,7 @@ HOST_KEYS = frozenset((
     "argument-hint", "argument_hint", "allowed-tools", "model", "disable-model-invocation",
     "when_to_use", "user-invocable", "disallowed-tools", "effort", "context", "agent", "background",
     "hooks", "shell", "metadata", "license", "compatibility", "paths", "tools", "mode", "applyTo",
-    "handoffs", "target", "infer", "agents", "excludeAgent", "advancedOptions", "mcp-servers"))
+    "handoffs", "target", "infer", "agents", "excludeAgent", "advancedOptions", "mcp-servers", "subtask"))
 _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
 _FENCES = ("```", "~~~")
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
