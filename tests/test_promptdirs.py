@@ -270,6 +270,21 @@ def test_a_symlink_to_a_file_outside_the_folder_is_refused_naming_it(tmp_path):
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["a", "alias"]
 
 
+def test_a_symlinked_folder_is_followed_once_when_it_stays_inside_the_folder(tmp_path):
+    # (`npx skills add` links each skill's folder into the host's skills folder: such a
+    # skill was skipped without a word)
+    root = write(tmp_path / "p", {".agents/pdf/SKILL.md": "---\ndescription: PDFs\n---\nUse it.\n"})
+    os.makedirs(os.path.join(root, "skills"))
+    os.symlink(os.path.join("..", ".agents", "pdf"), os.path.join(root, "skills", "pdf"))
+    os.symlink("..", os.path.join(root, "skills", "up"))  # (a loop: walked once)
+    outside = write(tmp_path / "elsewhere", {"x.md": "X\n"})
+    os.symlink(outside, os.path.join(root, "out"))
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["skills:pdf"]
+    assert notes == [(os.path.join(root, "out"), "a symlink to %s, outside the prompt folder: not followed (not served)"
+                      % os.path.realpath(outside))]
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="needs procfs")
 def test_a_proc_file_is_never_read_though_it_says_it_is_regular():
     # (procfs files are regular files of size 0 whose reads return their contents)

@@ -175,8 +175,9 @@ def folder_host(folder):
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
     host reads it)`` of each prompt file under ``folder``, by path: names starting with
-    "." are skipped, files and folders alike, and so are symlinked folders (no walk
-    loops); of a folder holding a ``SKILL.md``, that file alone; in a host's own folder
+    "." are skipped, files and folders alike; a symlinked folder is followed once, when
+    its real path is inside ``folder`` (else a problem); of a folder holding a
+    ``SKILL.md``, that file alone; in a host's own folder
     (``folder_host``), the files that host reads; of a Claude Code plugin (a folder
     holding ``.claude-plugin/``), its ``commands/`` (commands) and ``skills/``, named as
     Claude Code names them (``plugin:command``, ``plugin:skill``: after the plugin's folder
@@ -186,7 +187,7 @@ def _walk(folder, max_depth, problems):
     each folder too deep or unreadable, ``(relative path, message)``."""
     host = folder_host(folder)
     suffixes = _HOST_SUFFIXES.get(host, _SUFFIXES)
-    found, todo = [], [("", folder, 0, "", host)]
+    found, todo, followed = [], [("", folder, 0, "", host)], [os.path.realpath(folder)]
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
         rel_top, top, depth, named_top, kind = todo.pop()
@@ -214,9 +215,16 @@ def _walk(folder, max_depth, problems):
                 continue
             rel = join(rel_top, name)
             try:
-                is_folder = entry.is_dir(follow_symlinks=False)
+                is_folder = entry.is_dir()
             except OSError:
                 is_folder = False
+            if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
+                real = os.path.realpath(entry.path)
+                if not _inside(real, followed[0]):
+                    problems.append((rel, "a symlink to %s, outside the prompt folder: not followed" % real))
+                if not _inside(real, followed[0]) or real in followed:  # (or a loop)
+                    continue
+                followed.append(real)
             if is_folder:
                 subfolders.append((rel, entry.path, named_top if plugin else join(named_top, name),
                                    "command" if plugin and name == "commands" else kind))
