@@ -46,7 +46,7 @@ def test_annotation_priority_range():
     assert problems(config) == [
         ("prompts[0].messages[0].content.annotations.audience[0]",
          "expected 'user' or 'assistant', got 'bot'"),
-        ("prompts[0].messages[0].content.annotations.priority", "expected a number from 0 to 1, got 2"),
+        ("prompts[0].messages[0].content.annotations.priority", "expected a number from 0 to 1, got the number 2"),
     ]
 
 
@@ -150,6 +150,17 @@ def test_an_invalid_render_result_is_named_in_the_log():
     assert logged == ["internal error %s in prompts/get: render callable of prompt 'r' returned an "
                       "invalid result: render()[0].role: expected 'user' or 'assistant', got 'system'; "
                       "render()[1]: expected an object, got the number 3" % tag]
+
+
+def test_numbers_too_long_to_write_are_named_not_written():
+    # (a text of an int over 4,300 digits raises: a config mistake came out as a ValueError)
+    huge = 10 ** 5000
+    link = {"type": "resource_link", "uri": "file:///x", "name": "n", "size": huge}
+    assert problems({"prompts": [prompt(name=huge, messages=[{"role": "user", "content": link}])],
+                     "page_size": -huge}) == [
+        ("page_size", "expected an integer of 1 or more, got one of more than 19 digits"),
+        ("prompts[0].name", "expected a string, got a number"),
+        ("prompts[0].messages[0].content.size", "expected an integer of 9007199254740991 or less, got one of more than 19 digits")]
 
 
 class _Hostile(str):

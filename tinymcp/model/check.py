@@ -22,8 +22,8 @@ def describe(value):
         return "true" if value else "false"
     if isinstance(value, str):
         return "a string"
-    if isinstance(value, (int, float)):
-        return "the number %r" % (value,) if len(repr(value)) <= 20 else "a number"
+    if isinstance(value, (int, float)):  # (repr of an int over 4,300 digits raises)
+        return "the number %r" % (value,) if -10 ** 19 < value < 10 ** 19 and len(repr(value)) <= 20 else "a number"
     if isinstance(value, (list, tuple)):
         return "a list"
     if isinstance(value, dict):
@@ -148,10 +148,11 @@ class Check:
         value = self.field(obj, key, path, "integer")
         if value is None:
             return None
+        got = value if -10 ** 19 < value < 10 ** 19 else "one of more than 19 digits"  # (no text of 4,300)
         if value < minimum:
-            self.fail(join(path, key), "expected an integer of %d or more, got %d" % (minimum, value))
+            self.fail(join(path, key), "expected an integer of %d or more, got %s" % (minimum, got))
         elif maximum is not None and value > maximum:
-            self.fail(join(path, key), "expected an integer of %d or less, got %d" % (maximum, value))
+            self.fail(join(path, key), "expected an integer of %d or less, got %s" % (maximum, got))
         else:
             return value
         return None

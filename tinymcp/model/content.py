@@ -115,7 +115,7 @@ def _check_annotations(check, ann, path):
             check.fail("%s.audience[%d]" % (path, i), "expected 'user' or 'assistant', got %s" % shown(role))
     priority = check.field(ann, "priority", path, "number")
     if priority is not None and not 0 <= priority <= 1:
-        check.fail(path + ".priority", "expected a number from 0 to 1, got %r" % (priority,))
+        check.fail(path + ".priority", "expected a number from 0 to 1, got %s" % describe(priority))
     check.field(ann, "lastModified", path, "string")
 
 
@@ -177,9 +177,7 @@ def check_block(check, block, path, declared=None):
         check.field(block, "name", path, "string", required=True)
         for key in ("title", "description", "mimeType"):
             check.field(block, key, path, "string")
-        size = check.field(block, "size", path, "integer")
-        if size is not None and size < 0:
-            check.fail(path + ".size", "expected a size of 0 or more, got %d" % size)
+        check.bounded(block, "size", path, 0, 2 ** 53 - 1)  # (what every JSON reader holds exactly)
         check_icons(check, block, path)
     if "annotations" in block:
         _check_annotations(check, block["annotations"], path + ".annotations")
