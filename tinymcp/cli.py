@@ -21,10 +21,9 @@ OPTIONS = {
     "--arg": ("args", "pairs"), "--prompts-as-tools": ("tools", "flag"),
 }
 #: options that only mean something beside another: option -> (what it needs, said so)
-NEEDS = {"--max-clients": ("socket", "--socket PATH"),
-         "--allow-uid": ("socket", "--socket PATH"), "--socket-mode": ("socket", "--socket PATH"),
-         "--socket-group": ("socket", "--socket PATH"), "--arg": ("render", "--render NAME"),
-         "--json": ("list", "--list")}
+_SOCKET = ("socket", "--socket PATH")
+NEEDS = {"--max-clients": _SOCKET, "--allow-uid": _SOCKET, "--socket-mode": _SOCKET,
+         "--socket-group": _SOCKET, "--arg": ("render", "--render NAME"), "--json": ("list", "--list")}
 #: a kind's empty value: every option starts with it
 _EMPTY = {"flag": bool, "paths": list, "pairs": dict}
 
@@ -33,7 +32,7 @@ def parse_args(argv):
     """A tiny parser (argparse costs start-up time that every host spawn pays)."""
     opts = {key: _EMPTY[kind]() if kind in _EMPTY else None for key, kind in OPTIONS.values()}
     given = {}  # option -> the value it was given (to say so when it comes again)
-    named = []  # every option, in the order given
+    named = []  # every option, in the order given (again when repeated)
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -41,17 +40,31 @@ def parse_args(argv):
         if name not in OPTIONS:
             from .preview import unknown  # (what to say, with a guess: not loaded to serve)
             raise UsageError(unknown(arg, name, OPTIONS))
-        if name not in named:
-            named.append(name)
+        named.append(name)
         key, kind = OPTIONS[name]
         if kind == "flag":
             if eq:
                 raise UsageError("%s takes no value (got %r)" % (name, arg))
             opts[key] = True
             continue
-        value = _take(name, value if eq else None, args)
-        if kind in ("paths", "pairs"):
-            _add(opts[key], name, kind, value)
+        if not eq:  # (the value is the next argument)
+            if not args:
+                raise _needs(name)
+            value = args.pop(0)
+            if value.partition("=")[0] in OPTIONS:
+                raise _needs(name, " (got the option %r: is the value missing?)" % value)
+        if not value:
+            raise _needs(name, " (got an empty value: is a shell variable unset?)")
+        if kind == "paths":
+            opts[key].append(value)
+            continue
+        if kind == "pairs":  # (NAME=VALUE, each NAME once)
+            arg_name, sep, text = value.partition("=")
+            if not sep or not arg_name:
+                raise UsageError("%s needs NAME=VALUE, got %r" % (name, value))
+            if arg_name in opts[key]:
+                raise UsageError("%s %s given twice" % (name, arg_name))
+            opts[key][arg_name] = text
             continue
         if name in given:  # (which one was meant?)
             raise UsageError("%s given twice (%r, then %r): give it once" % (name, given[name], value))
@@ -67,19 +80,6 @@ def parse_args(argv):
     return opts
 
 
-def _take(name, value, args):
-    """The value of option ``name``: ``value`` (after ``=``), else the next argument."""
-    if value is None:
-        if not args:
-            raise _needs(name)
-        value = args.pop(0)
-        if value.partition("=")[0] in OPTIONS:
-            raise _needs(name, " (got the option %r: is the value missing?)" % value)
-    if not value:
-        raise _needs(name, " (got an empty value: is a shell variable unset?)")
-    return value
-
-
 def _needs(name, detail=""):
     from .preview import VALUES  # (the words of usage errors: not loaded to serve)
     return UsageError("%s needs %s%s" % (name, VALUES[name], detail))
@@ -87,7 +87,7 @@ def _needs(name, detail=""):
 
 def _check_together(opts, named):
     """Options that need, or exclude, others (``named``: the options given, in order)."""
-    others = [name for name in named if name not in ("--connect", "-h", "--help", "--version")]
+    others = [name for name in dict.fromkeys(named) if name not in ("--connect", "-h", "--help", "--version")]
     if opts["connect"] is not None and others:  # (the server it reaches has its own)
         raise UsageError("--connect bridges to a running server: it takes no other option (got %s)"
                          % ", ".join(others))
@@ -98,19 +98,6 @@ def _check_together(opts, named):
         raise UsageError("--watch needs --config FILE or --prompts DIR")
     if opts["list"] and opts["render"] is not None:
         raise UsageError("--list and --render: one at a time")
-
-
-def _add(collected, name, kind, value):
-    """One more value of a repeatable option."""
-    if kind == "paths":
-        collected.append(value)
-    else:
-        key, eq, text = value.partition("=")
-        if not eq or not key:
-            raise UsageError("%s needs NAME=VALUE, got %r" % (name, value))
-        if key in collected:
-            raise UsageError("%s %s given twice" % (name, key))
-        collected[key] = text
 
 
 def main(argv=None, default_config=None, default_name="default config"):

@@ -46,8 +46,7 @@ class ProtocolError(TinyMCPError):
 
     def __init__(self, message, data=None):
         super().__init__(message)
-        self.message = message
-        self.data = data
+        self.message, self.data = message, data
 
     def to_wire(self):
         err = {"code": self.code, "message": self.message}
@@ -73,7 +72,7 @@ class InvalidParams(ProtocolError):
 
 
 class InternalError(ProtocolError):
-    code = INTERNAL_ERROR
+    """-32603, the code every ``ProtocolError`` has unless its kind says another."""
 
 
 class UnsupportedProtocolVersion(ProtocolError):

@@ -190,13 +190,12 @@ def list_prompts(server, out, sources=None, as_json=False):
     ``sources`` is ``({name: (file, format)}, the config file or None)``) to ``out``, as
     text or as one JSON array; the exit status."""
     files, config_file = sources or ({}, None)
-    client, cursor, listed = _Client(server), None, []
-    while True:
-        result = client.call("prompts/list", {"cursor": cursor} if cursor else {})
+    client = _Client(server)
+    result = client.call("prompts/list", {})
+    listed = result["prompts"]
+    while result.get("nextCursor"):
+        result = client.call("prompts/list", {"cursor": result["nextCursor"]})
         listed += result["prompts"]
-        cursor = result.get("nextCursor")
-        if not cursor:
-            break
     for prompt in listed:
         where, kind = files.get(prompt["name"]) or ((config_file, "json") if config_file else (None, None))
         if as_json:

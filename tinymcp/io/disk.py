@@ -13,11 +13,9 @@ def read_regular(path, limit):
     Never a FIFO or a device (opened without blocking, checked, then read), nor a procfs
     or sysfs file (regular, but holding other than their size says: /proc/self/environ
     says 0 bytes)."""
+    fd = None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
-    try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise ConfigError([(path, "cannot read: not a regular file")])
@@ -37,7 +35,8 @@ def read_regular(path, limit):
     except OSError as exc:
         raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
     finally:
-        os.close(fd)
+        if fd is not None:
+            os.close(fd)
 
 
 def looked_for(path):

@@ -28,8 +28,7 @@ class Timer:
     __slots__ = ("when", "callback")
 
     def __init__(self, when, callback):
-        self.when = when
-        self.callback = callback
+        self.when, self.callback = when, callback
 
     def cancel(self):
         self.callback = None
@@ -93,15 +92,14 @@ class Loop:
 
     def add_signal_handler(self, signum, callback):
         """Run ``callback(signum)`` from the loop (not inside the signal handler). Off the
-        main thread, where Python allows no signal handlers, nothing happens: False."""
+        main thread, where Python allows no signal handlers, nothing happens."""
         try:
             if not self._saved:
                 self._saved[None] = signal.set_wakeup_fd(self._wake_w)
             self._saved.setdefault(signum, signal.signal(signum, lambda n, frame: self._signals.append(n)))
         except ValueError:
-            return False
+            return
         self._signal_handlers[signum] = callback
-        return True
 
     def call_soon_threadsafe(self, callback):
         """Run ``callback()`` from the loop soon; callable from any thread. Returns False

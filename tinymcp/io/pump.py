@@ -148,7 +148,6 @@ class StreamPump:
         self.loop.forget(self.in_fd)
         if self.out_fd != self.in_fd:
             self.loop.forget(self.out_fd)
-        self._reading = self._writing = False
         self.out = bytearray()
         self.on_close(self)
 

@@ -23,22 +23,25 @@ from .pump import DRAIN_SECONDS, READ_SIZE, Hub, StreamPump
 CAN_POLL_PIPES = os.name != "nt"
 
 
-def nonblocking_if_pipe(fd):
-    """Make ``fd`` non-blocking when it is a pipe or socket (never a shared terminal);
-    returns its old blocking mode, for ``restore_blocking``, or None."""
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError:
-        return None
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        was = os.get_blocking(fd)
-        os.set_blocking(fd, False)
-        return was
-    return None
+def nonblocking_pipes(fds):
+    """Make each of ``fds`` non-blocking when it is a pipe or socket (never a shared
+    terminal); returns ``[(fd, its old blocking mode)]`` of those made so, in order, for
+    ``restore_blocking``."""
+    modes = []
+    for fd in fds:
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError:
+            continue
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+            modes.append((fd, os.get_blocking(fd)))
+            os.set_blocking(fd, False)
+    return modes
 
 
-def restore_blocking(fd, was):
-    if was is not None:
+def restore_blocking(modes):
+    """Put back the blocking modes ``nonblocking_pipes`` changed."""
+    for fd, was in modes:
         try:
             os.set_blocking(fd, was)
         except OSError:
@@ -71,7 +74,7 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
             return _serve_blocking(server, in_fd, wire, log)
         # (the wire shares fd 1's open file: its mode is put back, or whatever writes to
         # that pipe after us gets EAGAIN)
-        modes = [(fd, nonblocking_if_pipe(fd)) for fd in (in_fd, wire)]
+        modes = nonblocking_pipes((in_fd, wire))
         loop = Loop()
         hub = Hub(loop, server, log)
         workers = _Executor(loop, log)
@@ -80,16 +83,15 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
                 hub.discard(pump)
                 loop.stop()
 
-            session = Session(server, log=log, executor=workers)
-            hub.add(StreamPump(loop, session, in_fd, wire, closed, log=log, name="stdio",
-                               eof_drain=DRAIN_SECONDS))  # (security.md: a bounded flush after EOF)
+            # (eof_drain, security.md: a bounded flush after EOF)
+            hub.add(StreamPump(loop, Session(server, log=log, executor=workers), in_fd, wire, closed,
+                               log=log, name="stdio", eof_drain=DRAIN_SECONDS))
             hub.run(source)
         finally:
             workers.close()
             hub.close()
             loop.close()
-            for fd, was in modes:
-                restore_blocking(fd, was)
+            restore_blocking(modes)
         return 0
     finally:
         os.close(wire)

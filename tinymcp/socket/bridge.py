@@ -17,8 +17,8 @@ import socket
 
 from ..codec import encode, loads
 from ..io.log import stderr_log
-from ..io.pump import DRAIN_SECONDS, READ_SIZE, read_some
-from ..io.stdio import nonblocking_if_pipe, restore_blocking
+from ..io.pump import DRAIN_SECONDS, read_some
+from ..io.stdio import nonblocking_pipes, restore_blocking
 
 #: bytes held for the slower side, each way, before the faster one is read no more
 BUFFERED = 1024 * 1024
@@ -45,14 +45,13 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
             % (path, exc.strerror or exc, path))
         return 1
     sock.setblocking(False)
-    restore = [(fd, nonblocking_if_pipe(fd)) for fd in (in_fd, out_fd)]
+    restore = nonblocking_pipes((in_fd, out_fd))
     relay = _Relay(in_fd, out_fd, sock, log)
     try:
         relay.run()
     finally:
         sock.close()
-        for fd, was in restore:
-            restore_blocking(fd, was)
+        restore_blocking(restore)
     if relay.server_first:
         log("error", "the server at %s closed the connection%s" % (path, (
             ": %d request%s answered -32000" % (len(relay.asked), "" if len(relay.asked) == 1 else "s"))
@@ -125,12 +124,9 @@ class _Relay:
 
     def _from_server(self):
         """Read what the server sent; False at its end."""
-        try:
-            data = self.sock.recv(READ_SIZE)
-        except (BlockingIOError, InterruptedError):
+        data = read_some(self.sock.fileno())
+        if data is None:
             return True
-        except OSError:
-            data = b""
         self.to_host += data
         self.mid_line = not data.endswith(b"\n") if data else self.mid_line
         for msg in self._messages("server", data):

@@ -26,7 +26,7 @@ from ..codec import encode
 from ..errors import ListenError, UsageError
 from ..io.log import Throttle, stderr_log
 from ..io.loop import Loop
-from ..io.pump import READ_SIZE, Hub, StreamPump
+from ..io.pump import Hub, StreamPump, read_some
 from ..io.workers import Workers
 from ..protocol.jsonrpc import error
 from ..protocol.session import Session
@@ -217,14 +217,13 @@ class _Acceptor:
     """Accepts connections on a listening socket and gives each admitted peer a pump."""
 
     def __init__(self, loop, hub, listener, max_clients, allow_uids, log):
-        self.loop, self.hub, self.listener = loop, hub, listener
+        self.loop, self.hub, self.listener, self.log = loop, hub, listener, log
         #: the clients' callables run on these threads (shared: a few per server)
         self.workers = Workers(loop.call_soon_threadsafe, loop.call_later, log)
         self.fd = listener.fileno()
         self.max_clients = max_clients
         self.own_uid = os.geteuid() if hasattr(os, "geteuid") else None
         self.allow = frozenset(allow_uids)
-        self.log = log
         self.refusals = RefusalLog(log)
         self.accept_failures = RefusalLog(log, summary="%d more failed accept%s without a line each")
         self.numbers = itertools.count(1)
@@ -249,14 +248,15 @@ class _Acceptor:
         self.lingering.clear()
         self.listener.close()
 
-    def refuse(self, conn, message, reason):
-        """A connection we will not serve: a line in the log (``RefusalLog``), and
-        ``reason`` told to the peer in one JSON-RPC error line (id null) before our end
-        closes; what it sends meanwhile is read and dropped (see ``LINGER_SECONDS``)."""
-        self.refusals(message)
+    def refuse(self, conn, name, message, reason):
+        """A connection we will not serve (the client ``name``): "refused NAME: message"
+        in the log (``RefusalLog``), and "Connection refused: reason" told to the peer in
+        one JSON-RPC error line (id null) before our end closes; what it sends meanwhile
+        is read and dropped (see ``LINGER_SECONDS``)."""
+        self.refusals("refused %s: %s" % (name, message))
         try:
             conn.setblocking(False)
-            conn.send(encode(error(None, {"code": REFUSED, "message": reason})))
+            conn.send(encode(error(None, {"code": REFUSED, "message": "Connection refused: " + reason})))
             conn.shutdown(socket.SHUT_WR)
         except OSError:
             pass  # (a full buffer, a peer gone: the close still follows)
@@ -270,14 +270,7 @@ class _Acceptor:
 
     def _drop_input(self, fd):
         conn = self.lingering.get(fd)
-        try:
-            if conn is not None and conn.recv(READ_SIZE):
-                return
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            pass
-        if conn is not None:
+        if conn is not None and read_some(fd) == b"":  # (its end, or an error: done)
             self._end_linger(fd, conn)
 
     def _end_linger(self, fd, conn):
@@ -313,26 +306,23 @@ class _Acceptor:
         try:
             creds = peer_credentials(conn)
         except OSError as exc:
-            return self.refuse(conn, "refused %s: cannot read its credentials: %s"
-                           % (name, exc), "Connection refused: the server cannot tell who you are")
+            return self.refuse(conn, name, "cannot read its credentials: %s" % exc,
+                               "the server cannot tell who you are")
         if creds is not None:
             name += " (pid %d, uid %d)" % creds
             if not peer_allowed(creds[1], self.own_uid, self.allow):
-                return self.refuse(conn, "refused %s: uid %d may not connect "
-                               "(see --allow-uid)" % (name, creds[1]),
-                               "Connection refused: uid %d may not connect to this server "
-                               "(its operator can allow it with --allow-uid)" % creds[1])
+                return self.refuse(conn, name, "uid %d may not connect (see --allow-uid)" % creds[1],
+                                   "uid %d may not connect to this server (its operator can allow "
+                                   "it with --allow-uid)" % creds[1])
         hub, most = self.hub, self.max_clients
         if len(hub.pumps) >= most:
             busy = "already serving %d client%s" % (most, "" if most == 1 else "s")
-            return self.refuse(conn, "refused %s: %s (--max-clients)" % (name, busy),
-                           "Connection refused: the server is %s (--max-clients); try again "
-                           "later" % busy)
+            return self.refuse(conn, name, busy + " (--max-clients)",
+                               "the server is %s (--max-clients); try again later" % busy)
         conn.setblocking(False)
         fd = conn.fileno()
-        session = Session(hub.server, log=self.log, executor=self.workers)
-        pump = StreamPump(self.loop, session, fd, fd, self._closed,
-                          high=HIGH_WATER, low=LOW_WATER, hard=HARD_LIMIT, log=self.log, name=name)
+        pump = StreamPump(self.loop, Session(hub.server, log=self.log, executor=self.workers), fd, fd,
+                          self._closed, high=HIGH_WATER, low=LOW_WATER, hard=HARD_LIMIT, log=self.log, name=name)
         self.sockets[pump] = conn
         hub.add(pump)
 
