@@ -452,6 +452,15 @@ def test_vscode_inputs_become_required_arguments_described_by_their_placeholder(
                  "Then test Signup; ${selection} and ${file} stay as they are.")]
 
 
+def test_a_vscode_prompt_without_inputs_takes_what_is_typed_after_its_name():
+    # VS Code: "you can add extra information in the chat input field" (/security-review src/)
+    text = "---\ndescription: Review for security\n---\nReview the code for security issues.\n"
+    assert [a["name"] for a in parsed("security.prompt.md", text).prompt["arguments"]] == ["arguments"]
+    assert rendered("security.prompt.md", text, arguments="src/auth.py") == [
+        ("user", "Review the code for security issues.\n\nsrc/auth.py")]
+    assert rendered("security.prompt.md", text) == [("user", "Review the code for security issues.")]
+
+
 def test_vscode_name_key_names_the_prompt():
     assert parsed("p.prompt.md", "---\nname: explain\n---\nExplain.\n").prompt["name"] == "explain"
 

@@ -591,8 +591,9 @@ def _vscode(result, relpath, front, body_line, body):
             if placeholder.strip():
                 arguments[variable]["description"] = placeholder.strip()
         start = at = end + 1
-    if arguments:
-        prompt["arguments"] = list(arguments.values())
+    # (without an input, what is typed after its name in chat follows its text, as VS Code sends it)
+    prompt["arguments"] = list(arguments.values()) or [
+        {"name": "arguments", "description": "Everything after the prompt's name, as typed", "append": "\n\n"}]
     _single(result, prompt, "".join(out), body_line)
 
 
