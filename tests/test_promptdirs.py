@@ -681,6 +681,16 @@ def test_a_plugin_is_named_by_its_manifest_and_by_its_folder_when_the_manifest_n
     assert names(tinymcp.load_files(prompt_dirs=[alone])) == ["alone:help"]  # (no manifest: the folder's)
 
 
+def test_a_marketplace_is_no_plugin_though_it_holds_claude_plugin(tmp_path):
+    # (a clone of a plugin marketplace served nothing: its root was taken for a plugin)
+    root = write(tmp_path / "market", {".claude-plugin/marketplace.json": '{"name": "m", "plugins": []}',
+                                       "plugins/hk/.claude-plugin/plugin.json": '{"name": "hk"}',
+                                       "plugins/hk/commands/help.md": "Explain.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plugins:hk:help"]
+    write(root, {".claude-plugin/plugin.json": '{"name": "both"}', "commands/x.md": "X.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["both:x"]  # (a plugin that lists itself)
+
+
 def test_a_bad_edit_of_a_served_plugin_manifest_refuses_the_reload_and_keeps_its_names(tmp_path):
     # (a half-saved plugin.json renamed every command of the plugin: clients saw them vanish)
     root = write(tmp_path / "p", {"commands/help.md": "Explain.\n", ".claude-plugin/plugin.json": '{"name": "hk"}'})

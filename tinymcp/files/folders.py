@@ -202,10 +202,12 @@ def _walk(folder, max_depth, problems):
         if skill:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
             found.append((join(rel_top, SKILL), skill[0].path, skill[0], join(named_top, SKILL), kind))
             continue
-        plugin = any(e.name == ".claude-plugin" and e.is_dir() for e in entries)
+        manifest = os.path.join(top, ".claude-plugin", "plugin.json")
+        # (a marketplace's .claude-plugin holds its marketplace.json alone: its plugins are below)
+        plugin = any(e.name == ".claude-plugin" and e.is_dir() for e in entries) and (os.path.lexists(
+            manifest) or not os.path.lexists(os.path.join(top, ".claude-plugin", "marketplace.json")))
         if plugin:  # (its commands and skills are named as its own: plugin:command)
             named_top = named_top or os.path.basename(os.path.abspath(top))
-            manifest = os.path.join(top, ".claude-plugin", "plugin.json")
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
         subfolders = []
