@@ -62,6 +62,22 @@ def test_get_prompt_renders_what_prompts_get_does_and_refuses_as_it_does():
         assert tool_text(refused) == wire.error("prompts/get", params)["message"]
 
 
+def test_a_tool_result_is_held_to_max_render_bytes_as_sent():
+    # (the messages, as JSON text escaped again and sent twice: a reply 4 times the limit)
+    limit = 10000
+    config = dict(CONFIG, limits={"max_render_bytes": limit},
+                  prompts=[{"name": "slashes", "messages": [{"role": "user", "text": "\\" * 4000}]}])
+    wire = Wire(config)
+    wire.initialize("2025-11-25")
+    assert "result" in wire.request("prompts/get", {"name": "slashes"})
+    refused = wire.result("tools/call", {"name": "get_prompt", "arguments": {"name": "slashes"}})
+    assert refused["isError"] is True and "exceeds the limit of %d (max_render_bytes)" % limit in tool_text(refused)
+    config["prompts"] = [{"name": "p%d" % i, "messages": [{"role": "user", "text": "x"}]} for i in range(400)]
+    wire = Wire(config)
+    wire.initialize("2025-11-25")
+    assert wire.result("tools/call", {"name": "list_prompts"})["isError"] is True
+
+
 def test_an_unknown_tool_or_bad_params_are_protocol_errors():
     wire = Wire(CONFIG)
     wire.initialize()

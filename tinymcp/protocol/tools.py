@@ -12,9 +12,10 @@ arguments it refuses, give a tool result with ``isError: true`` and the message
 prompts stay in ``prompts/list``.
 """
 
-from ..codec import dumps
+from ..codec import dumps, escaped_size
 from ..errors import InvalidParams, clip
 from ..model.config import decode_cursor, encode_cursor
+from ..model.prompt import too_big
 from .methods import Method, _cache_hints, _prompts_get, _string
 from .state import Deferred
 
@@ -65,11 +66,12 @@ def _call_params(params):
 
 def _tools_call(session, call, args):
     name, arguments = args
+    limits = session.server.config.limits
     if name == "list_prompts":
         listed = [{"name": p["name"], "description": p.get("description"), "arguments": [
             {"name": a["name"], "description": a.get("description"), "required": bool(a.get("required"))}
             for a in p.get("arguments", ())]} for p in session.server.config.prompts.by_name.values()]
-        return _result(call, dumps(listed))
+        return _result(call, dumps(listed), limits=limits)
     prompt = arguments.get("name")
     if type(prompt) is not str:
         return _result(call, "Invalid arguments: name must be a string", error=True)
@@ -78,17 +80,23 @@ def _tools_call(session, call, args):
     except InvalidParams as exc:  # (unknown prompt, refused arguments: as prompts/get says it)
         return _result(call, exc.message, error=True)
     if type(got) is Deferred:  # (a render callable runs first)
-        return Deferred(call, got.work, lambda value: _messages(call, got.finish(value)))
-    return _messages(call, got)
+        return Deferred(call, got.work, lambda value: _messages(call, got.finish(value), limits))
+    return _messages(call, got, limits)
 
 
-def _messages(call, got):
+def _messages(call, got, limits):
     return _result(call, dumps({"messages": [
         {"role": m["role"], "content": m["content"]["text"] if m["content"]["type"] == "text" else m["content"]}
-        for m in got["messages"]]}))
+        for m in got["messages"]]}), limits=limits)
 
 
-def _result(call, text, error=False):
+def _result(call, text, error=False, limits=None):
+    """A tool result of ``text``; with ``limits``, one whose text (escaped again, and sent
+    twice from 2025-06-18) would take more than ``max_render_bytes`` is an error result."""
+    if limits is not None and len(text) * 24 > limits.max_render_bytes:  # (12 bytes a character, twice)
+        size = 2 * escaped_size(text)
+        if size > limits.max_render_bytes:
+            text, error = too_big(size, limits).message, True
     result = {"content": [{"type": "text", "text": text}]}
     if error:
         result["isError"] = True
