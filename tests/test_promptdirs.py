@@ -419,6 +419,9 @@ def test_render_shows_an_embedded_resource_as_one_with_its_uri(tmp_path):
     (["--render", "x", "--arg", "ab"], "--arg needs NAME=VALUE, got 'ab'"),
     (["--render", "x", "--arg", "a=1", "--arg", "a=2"], "--arg a given twice"),
     (["--list", "--render", "x"], "--list and --render: one at a time"),
+    # (each of these was done alone, the other silently not: no socket made, no list printed)
+    (["--check", "--list"], "--check and --list: one at a time"),
+    (["--socket", "/tmp/s", "--list"], "--list and --socket: one at a time"),
     (["--watch"], "--watch needs --config FILE or --prompts DIR"),
     (["--prompts="], "--prompts needs a directory (got an empty value: is a shell variable unset?)"),
     (["--connect", "/s", "--prompts", "d"], "--connect bridges to a running server: it takes no "

@@ -96,8 +96,9 @@ def _check_together(opts, named):
             raise UsageError("%s needs %s" % (name, what))
     if opts["watch"] and opts["config"] is None and not opts["prompts"]:
         raise UsageError("--watch needs --config FILE or --prompts DIR")
-    if opts["list"] and opts["render"] is not None:
-        raise UsageError("--list and --render: one at a time")
+    modes = [name for name in ("--check", "--list", "--render", "--socket") if name in named]
+    if len(modes) > 1:  # (each ends what the others do: one would be done, silently)
+        raise UsageError("%s: one at a time" % " and ".join(modes))
 
 
 def main(argv=None, default_config=None, default_name="default config"):
