@@ -163,8 +163,7 @@ class Check:
             return default
         value = obj[key]
         if type(value) is not str or value not in choices:
-            quoted = ["%r" % c for c in choices]
-            expected = " or ".join(quoted) if len(quoted) <= 2 else "one of " + ", ".join(choices)
+            expected = " or ".join(map(repr, choices)) if len(choices) <= 2 else "one of " + ", ".join(choices)
             self.fail(join(path, key), "expected %s, got %s" % (expected, shown(value)))
             return default
         return value

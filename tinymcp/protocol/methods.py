@@ -72,6 +72,14 @@ def _cache_hints(session, result):
     return result
 
 
+def _instructed(session, result):
+    """``result`` (initialize's, server/discover's) with the config's instructions, if any."""
+    instructions = session.server.config.instructions
+    if instructions is not None:
+        result["instructions"] = instructions
+    return result
+
+
 def stateless_result(session, call, result):
     """2026-07-28 basic-overview "Result Responses": the result MUST have resultType;
     servers SHOULD put serverInfo in every result's _meta."""
@@ -84,12 +92,8 @@ def stateless_result(session, call, result):
 
 def _initialize(session, call, requested):
     rev = call.revision = handshake(requested)  # the negotiated revision (Connection.succeeded)
-    config = session.server.config
-    result = {"protocolVersion": rev.version, "capabilities": _capabilities(session, rev),
-              "serverInfo": server_info(session, rev)}
-    if config.instructions is not None:
-        result["instructions"] = config.instructions
-    return result
+    return _instructed(session, {"protocolVersion": rev.version, "capabilities": _capabilities(session, rev),
+                                 "serverInfo": server_info(session, rev)})
 
 
 def _set_level(session, call, level):
@@ -116,10 +120,6 @@ def _prompt(session, name):
         # 2025-11-25 and 2026-07-28 prompts "Error Handling": invalid prompt name -32602
         raise InvalidParams("Unknown prompt: %s" % clip(name))
     return p
-
-
-def _get_params(params):
-    return _string(params, "name"), params.get("arguments"), params
 
 
 def _retry_fields(params):
@@ -217,12 +217,9 @@ def _complete(session, call, args):
 # --- stateless era (2026-07-28) ------------------------------------------------------------
 
 def _discover(session, call, args):
-    config = session.server.config
     result = {"supportedVersions": list(STATELESS_VERSIONS),
               "capabilities": _capabilities(session, call.revision)}
-    if config.instructions is not None:
-        result["instructions"] = config.instructions
-    return _cache_hints(session, result)
+    return _cache_hints(session, _instructed(session, result))
 
 
 def _listen_params(params):
@@ -248,7 +245,8 @@ REGISTRY = {m.name: m for m in (
     Method("ping", lambda session, call, args: {}, stateless=False),
     Method("logging/setLevel", _set_level, stateless=False, check=lambda params: params.get("level")),
     Method("prompts/list", _prompts_list, check=lambda params: params.get("cursor")),
-    Method("prompts/get", _prompts_get, check=_get_params),
+    Method("prompts/get", _prompts_get,
+           check=lambda params: (_string(params, "name"), params.get("arguments"), params)),
     Method("completion/complete", _complete, check=_complete_params),
     Method("server/discover", _discover, handshake=False, probe=True),
     Method("subscriptions/listen", _listen, handshake=False, check=_listen_params),

@@ -31,15 +31,9 @@ class Batch:
     def __init__(self):
         self.replies = 0
         self.pending = 0  # entries of this batch still waiting for their answer
-        self.size = 0     # bytes of its replies so far
-
-    def take(self, size, limit):
-        """Count a reply of ``size`` bytes if the replies stay within ``limit`` bytes in
-        all (a batch is bounded as a whole, not only each reply); False when they would not."""
-        if self.size + size > limit:
-            return False
-        self.size += size
-        return True
+        #: bytes of its replies so far (a batch is bounded as a whole, not only each reply:
+        #: ``Session._answer``)
+        self.size = 0
 
 
 #: room for the JSON of a batch's replies beyond max_render_bytes (their rendered content)
@@ -57,12 +51,12 @@ def _size(notes, reply, batch):
 class _Entry:
     __slots__ = ("rid", "notes", "reply", "batch", "pending", "dropped", "keyed")
 
-    def __init__(self, rid, notes, reply, batch, pending=False, keyed=False):
+    def __init__(self, rid, notes, reply, batch, keyed):
         self.rid = rid
         self.notes = notes    # encoded notifications (bytes, possibly b"")
         self.reply = reply    # the encoded reply line, or None (none yet: a listen stream)
         self.batch = batch
-        self.pending = pending  # its answer is still to come (``fill``)
+        self.pending = False    # its answer is still to come (``add_pending`` until ``fill``)
         self.dropped = False    # cancelled
         self.keyed = keyed      # a cancel may drop it (by its id: the latest of an id holds the key)
 
@@ -82,24 +76,25 @@ class Outbox:
 
     def add(self, rid, notes, reply, cancellable=False, batch=None):
         """Queue a request's notifications (bytes) and reply (bytes or None); keyed by
-        ``rid`` when ``cancellable``. A later request reusing an id takes the key."""
-        entry = _Entry(rid, notes, reply, batch, False, cancellable)
+        ``rid`` when ``cancellable``. A later request reusing an id takes the key. Returns
+        the entry."""
+        entry = _Entry(rid, notes, reply, batch, cancellable)
         self._entries.append(entry)
         if batch is not None and reply is not None:
             batch.replies += 1
         self.size += _size(notes, reply, batch)
         if cancellable:
             self._by_id[rid] = entry
+        return entry
 
     def add_pending(self, rid, cancellable=False, batch=None):
-        """Hold a place for a request whose answer comes later; returns it for ``fill``."""
-        entry = _Entry(rid, b"", None, batch, True, cancellable)
-        self._entries.append(entry)
+        """Hold a place for a request whose answer comes later (an entry with nothing in it
+        yet); returns it for ``fill``."""
+        entry = self.add(rid, b"", None, cancellable, batch)
+        entry.pending = True
         self.pending += 1
         if batch is not None:
             batch.pending += 1
-        if cancellable:
-            self._by_id[rid] = entry
         return entry
 
     def fill(self, entry, notes, reply):
@@ -127,13 +122,8 @@ class Outbox:
         entry = self._by_id.pop(rid, None)
         if entry is None:
             return False
+        self.fill(entry, b"", None)  # (a pending one: answered with nothing, it waits no more)
         entry.dropped = True
-        if entry.pending:
-            entry.pending = False
-            self.pending -= 1
-            if entry.batch is not None:
-                entry.batch.pending -= 1
-            return True
         self.size -= _size(entry.notes, entry.reply, entry.batch)
         if entry.batch is not None and entry.reply is not None:
             entry.batch.replies -= 1

@@ -330,9 +330,10 @@ class Session:
                 # a 2025-03-26 batch's replies are bounded as a whole: max_render_bytes, and
                 # room for their JSON; past that, a reply is an error
                 limit = self.server.config.limits.max_render_bytes + BATCH_OVERHEAD
-                if not req.batch.take(len(reply), limit):
+                if req.batch.size + len(reply) > limit:
                     raise InvalidParams("Invalid params: this reply would take the batch's replies "
                                         "past %d bytes (max_render_bytes)" % limit)
+                req.batch.size += len(reply)
             return reply
         except ProtocolError as exc:
             return encode(error(req.rid, exc.to_wire()))
@@ -435,6 +436,6 @@ class Session:
             # for it (dropped from the outbox if still there; unknown or finished: ignored);
             # it also ends a listen stream
             if type(rid) is str or type(rid) is int:
-                self.conn.close_stream(rid)
+                self.conn.streams.pop(rid, None)
                 self.outbox.cancel(rid)
 

@@ -44,11 +44,6 @@ from .revisions import ALL_VERSIONS, BATCH_VERSIONS, SEVERITY, STATELESS_VERSION
 _current = []
 
 
-def _finite(number):
-    number = float(number)  # (OverflowError for an int no float can hold)
-    return number - number == 0  # false for NaN and the infinities (no math import)
-
-
 def log_message(level, data, logger="tinymcp"):
     return notification("notifications/message", {"level": level, "logger": logger, "data": data})
 
@@ -133,8 +128,7 @@ class _PerThread:
         before, self.local.call = self.get(), call
         return before
 
-    def reset(self, before):
-        self.local.call = before
+    reset = set  # (puts back the call that set() returned)
 
 
 def progress(value, total=None, message=None):
@@ -150,7 +144,9 @@ def progress(value, total=None, message=None):
     if call is None or call.progress_token is None:
         return False
     for number in (value, total):
-        if number is not None and (type(number) not in (int, float) or not _finite(number)):
+        # (NaN and the infinities times 0 are NaN: no math import; OverflowError for an
+        # int no float can hold)
+        if number is not None and (type(number) not in (int, float) or float(number) * 0 != 0):
             raise TypeError("progress and total must be finite numbers, got %r" % (number,))
     if message is not None and type(message) is not str:
         raise TypeError("message must be a string")
@@ -187,10 +183,6 @@ def _not_initialized(method):
         % (method, META_VERSION, META_CAPABILITIES), {"supported": list(ALL_VERSIONS)})
 
 
-def _already_initialized(method):
-    return InvalidRequest("Invalid Request: already initialized")
-
-
 #: state -> (the handshake-era methods it serves, or None for all but ``refused``; those
 #: it refuses when ``serves`` is None; the error for a method it does not serve).
 #: Before initialize only ping and initialize (lifecycle: the client SHOULD NOT send
@@ -198,7 +190,8 @@ def _already_initialized(method):
 #: probing client falls back without a timeout.
 STATES = {
     NEW: (frozenset(("initialize", "ping")), (), _not_initialized),
-    READY: (None, frozenset(("initialize",)), _already_initialized),
+    READY: (None, frozenset(("initialize",)),
+            lambda method: InvalidRequest("Invalid Request: already initialized")),
 }
 
 #: 2025-03-26 lifecycle "Initialization": the initialize request MUST NOT be part of a batch.
@@ -217,14 +210,12 @@ def _level(value, name):
 class Connection:
     """One connection's protocol state (see the module docstring)."""
 
-    __slots__ = ("state", "revision", "batches", "log_threshold", "streams", "_server", "_can_notify")
+    __slots__ = ("state", "revision", "log_threshold", "streams", "_server", "_can_notify")
 
     def __init__(self, server, can_notify=True):
         self.state = NEW
         #: the negotiated handshake-era ``Revision`` (None before initialize)
         self.revision = None
-        #: whether that revision has JSON-RPC batches (read for every line: kept, not asked)
-        self.batches = False
         #: handshake-era logging/setLevel threshold (an index into LOG_LEVELS), or None
         level = server.config.log_level
         self.log_threshold = None if level is None else SEVERITY[level]
@@ -292,10 +283,8 @@ class Connection:
         if in_batch:  # (the stateless era has no batches: only handshake-era requests go in one)
             raise InvalidRequest("Invalid Request: a stateless request (params._meta naming %s) "
                                  "cannot be part of a batch" % version)
-        threshold = None
-        if META_LOG_LEVEL in meta:
-            # 2026-07-28 logging "Error Handling": an unknown level SHOULD get -32602
-            threshold = _level(meta[META_LOG_LEVEL], META_LOG_LEVEL)
+        # 2026-07-28 logging "Error Handling": an unknown level SHOULD get -32602
+        threshold = _level(meta[META_LOG_LEVEL], META_LOG_LEVEL) if META_LOG_LEVEL in meta else None
         return Call(rid, method, stateless(version), True, threshold)
 
     def succeeded(self, call):
@@ -305,12 +294,11 @@ class Connection:
         if after is not None:
             self.state = after
             self.revision = call.revision
-            self.batches = call.revision is not None and call.revision.batches
 
     def check_batch(self, size, limit):
         """A JSON-RPC batch of ``size`` requests (JSON-RPC 2.0 section 6) may be served
         only under a revision that has batches (2025-03-26), within ``max_batch``."""
-        if not self.batches:
+        if self.revision is None or not self.revision.batches:
             raise InvalidRequest("Invalid Request: batches are served only under protocol %s"
                                  % ", ".join(BATCH_VERSIONS))
         if not size:
@@ -353,9 +341,6 @@ class Connection:
             honoured["promptsListChanged"] = True
         self.streams[rid] = honoured
         return honoured
-
-    def close_stream(self, rid):
-        self.streams.pop(rid, None)
 
     def end_streams(self):
         """Every open stream's id; they are closed."""
