@@ -684,6 +684,19 @@ def test_a_plugin_is_named_by_its_manifest_and_by_its_folder_when_the_manifest_n
     assert names(tinymcp.load_files(prompt_dirs=[alone])) == ["alone:help"]  # (no manifest: the folder's)
 
 
+def test_a_skill_and_a_command_of_one_name_serve_the_skill_as_claude_code_does(tmp_path):
+    # Claude Code: "if a skill and a command share the same name, the skill takes precedence"
+    # (the official example-plugin has both: --check failed on it)
+    root = write(tmp_path / "hk", {".claude-plugin/plugin.json": '{"name": "hk"}', "commands/x.md": "Command.\n",
+                                   "skills/x/SKILL.md": "---\ndescription: Skill\n---\nSkill.\n"})
+    config = tinymcp.load_files(prompt_dirs=[root])  # (strict: no problem)
+    assert names(config) == ["hk:x"] and config.prompts.get("hk:x")["messages"][0]["text"] == "Skill."
+    notes = []
+    tinymcp.load_files(prompt_dirs=[root], notes=notes)
+    assert notes == [(os.path.join(root, "commands", "x.md") + ":1", "duplicate prompt name 'hk:x': %s has it too "
+                      "(not served)" % os.path.join(root, "skills", "x", "SKILL.md"))]
+
+
 def test_a_marketplace_is_no_plugin_though_it_holds_claude_plugin(tmp_path):
     # (a clone of a plugin marketplace served nothing: its root was taken for a plugin)
     root = write(tmp_path / "market", {".claude-plugin/marketplace.json": '{"name": "m", "plugins": []}',

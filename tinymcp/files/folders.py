@@ -293,7 +293,7 @@ def build(config, folders, notes=None, served=None, sources=None):
         return load_config(config, owned=True)
     problems, origins, prompts = [], [], list(prompts)
     plugins = []  # the plugin manifests read well (served: a bad edit of one refuses a reload)
-    owners = {p["name"]: "prompts[%d]" % i for i, p in enumerate(prompts)
+    owners = {p["name"]: ("prompts[%d]" % i, None) for i, p in enumerate(prompts)  # (name -> where, file)
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
     first = len(prompts)
     for folder, files in folders:
@@ -316,16 +316,20 @@ def build(config, folders, notes=None, served=None, sources=None):
             result = _parse(named, data, where, mine, notes, kind)
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
-            if taken and served is not None and where in served and owners[name] not in served \
-                    and not owners[name].startswith("prompts["):  # (a file new since: it is left out)
-                at = [w for w, _ in origins].index(owners[name])
-                notes.extend(_left_out([("%s:%d" % (owners[name], origins[at][1].located().get("name", 1)),
-                                         "duplicate prompt name %r: %s has it too" % (name, where))]))
+            owner, held = owners[name] if taken else (None, None)
+            if held is not None and (served is not None and where in served and owner not in served
+                                     or result.format == "skill" and held.format == "command"):
+                # (a file new since a served one took its name, or a command a skill's, which
+                # Claude Code serves: the other is left out, said so)
+                at = [r for _, r in origins].index(held)
+                if notes is not None:
+                    notes.extend(_left_out([("%s:%d" % (owner, held.located().get("name", 1)),
+                                             "duplicate prompt name %r: %s has it too" % (name, where))]))
                 del origins[at], prompts[first + at]
                 taken = False
             if taken:
                 mine.append(("%s:%d" % (where, result.located().get("name", 1)),
-                             "duplicate prompt name %r: %s has it too" % (name, owners[name])))
+                             "duplicate prompt name %r: %s has it too" % (name, owner)))
                 _check_apart(result.prompt, where, result, mine)
             if mine and served is not None and where not in served:
                 notes.extend(_left_out(mine))  # (read leniently: the file is left out)
@@ -333,7 +337,7 @@ def build(config, folders, notes=None, served=None, sources=None):
             problems.extend(mine)
             if result is not None and not taken:
                 if isinstance(name, str):
-                    owners[name] = where
+                    owners[name] = (where, result)
                     if sources is not None:
                         sources[name] = (where, result.format)
                 origins.append((where, result))
