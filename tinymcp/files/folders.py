@@ -342,10 +342,24 @@ def build(config, folders, notes=None, served=None, sources=None):
                         sources[name] = (where, result.format)
                 origins.append((where, result))
                 prompts.append(result.prompt)
+    loaded, origins = _validated(config, prompts, first, origins, problems, served, notes)
+    if problems:
+        raise ConfigError(problems)
+    if served is not None:
+        served.clear()
+        served.update(where for where, _ in origins)
+        served.update(plugins)
+    return loaded
+
+
+def _validated(config, prompts, first, origins, problems, served, notes):
+    """``(ServerConfig, origins)`` of ``config`` with ``prompts`` (from ``first`` on, those
+    of the files ``origins``), through the one validator; read leniently (``served``), a
+    file not served before whose prompt it refuses is left out, said in ``notes``;
+    ``ConfigError`` with ``problems`` and the validator's otherwise."""
     while True:
         try:
-            loaded = load_config(dict(config, prompts=prompts), owned=True)
-            break
+            return load_config(dict(config, prompts=prompts), owned=True), origins
         except ConfigError as exc:
             located = [_located(p, m, first, origins) for p, m in exc.problems]
             bad = {index for index, _ in located}
@@ -356,13 +370,6 @@ def build(config, folders, notes=None, served=None, sources=None):
             notes.extend(_left_out(problem for _, problem in located))
             prompts = prompts[:first] + [p for i, p in enumerate(prompts[first:]) if i not in bad]
             origins = [o for i, o in enumerate(origins) if i not in bad]
-    if problems:
-        raise ConfigError(problems)
-    if served is not None:
-        served.clear()
-        served.update(where for where, _ in origins)
-        served.update(plugins)
-    return loaded
 
 
 def _manifest(renames, read_well, named, data, where, served, notes):
