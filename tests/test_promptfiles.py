@@ -611,6 +611,8 @@ def test_host_defaults_for_a_missing_description_and_an_input_named_with_a_hint(
     if sys.version_info >= (3, 11):  # (tomllib)
         assert parsed("g/commit.toml", 'prompt = "Commit {{args}}"\n').prompt["description"] == \
             "Custom command from commit.toml"
+        assert parsed("g/commit.toml", 'description = ""\nprompt = "Commit"\n').prompt["description"] == \
+            "Custom command from commit.toml"  # (Gemini CLI's FileCommandLoader: an empty one too)
     # awesome-copilot writes ${input:Timebox|1 week}: a name a client can show, then a hint
     result = parsed("plan.prompt.md", "Plan for ${input:Timebox|1 week} in ${input:team:Which team}\n")
     assert result.prompt["arguments"] == [{"name": "Timebox", "required": True, "description": "1 week"},

@@ -638,7 +638,8 @@ def _gemini(relpath, text):
     result.lines.update(_toml_lines(text))
     prompt = {"name": prompt_name(relpath)}
     # (Gemini CLI's own words when a command has none)
-    prompt["description"] = data.get("description", "Custom command from %s" % relpath.rsplit("/", 1)[-1])
+    description = data.get("description", "")  # (Gemini CLI: an empty one is none)
+    prompt["description"] = description if description != "" else "Custom command from %s" % relpath.rsplit("/", 1)[-1]
     body = data.get("prompt")
     if not isinstance(body, str):
         result.fail(result.lines.get("prompt", 1), None, "prompt", "missing required key 'prompt' (the "
