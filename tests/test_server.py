@@ -28,6 +28,7 @@ def test_server_keyword_overrides_config_limits():
     ({"page_size": True}, [("page_size", "expected an integer, got true")]),
     ({"limits": {"max_depth": True}}, [("limits.max_depth", "expected an integer, got true")]),
     ({"limits": {"max_batch": -5}}, [("limits.max_batch", "expected an integer of 1 or more, got -5")]),
+    ({"prompts_as_tools": "no"}, [("prompts_as_tools", "expected true or false, got a string")]),  # (was on)
 ])
 def test_server_options_are_validated_like_the_config(options, expected):
     with pytest.raises(ConfigError) as info:

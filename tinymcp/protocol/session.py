@@ -90,6 +90,8 @@ class Server:
         if page_size is not None:
             page_size = check.bounded({"page_size": page_size}, "page_size", "", 1)
         overrides = Limits.from_wire(check, plain(limits), "limits") if limits is not None else {}
+        if prompts_as_tools is not None:  # (as page_size and limits are: "no" is no true)
+            check.field({"prompts_as_tools": prompts_as_tools}, "prompts_as_tools", "", "boolean")
         if check.problems:
             raise ConfigError(check.problems)
         self._overrides = (page_size, overrides, prompts_as_tools)
