@@ -47,6 +47,7 @@ def test_stderr_closed_with_an_invalid_config_still_exits_1_quietly(tmp_path):
     assert (rc, out) == (1, b"")
 
 
+@pytest.mark.needs("files")
 @pytest.mark.parametrize("redirection", ["2>&-", "2</dev/null"])
 def test_stderr_closed_or_unwritable_while_a_start_warns_still_serves(tmp_path, redirection):
     # (an empty folder is warned of before serving: that line must not end the server)
@@ -55,6 +56,7 @@ def test_stderr_closed_or_unwritable_while_a_start_warns_still_serves(tmp_path, 
     assert [r["id"] for r in frames(out)] == [1, 2]
 
 
+@pytest.mark.needs("files")
 def test_a_start_that_warns_more_than_a_full_stderr_takes_still_serves(tmp_path):
     for i in range(1500):  # (well past what a pipe holds: 64 KiB)
         (tmp_path / ("bad%04d.md" % i)).write_text("---\ndescription: [\n---\nx\n")

@@ -377,6 +377,7 @@ def _edit_keeping_size_and_mtime(path, text, probe):
     assert (os.stat(path).st_size, os.stat(path).st_mtime_ns) == (st.st_size, st.st_mtime_ns)
 
 
+@pytest.mark.needs("files")
 def test_watch_sees_an_edit_that_keeps_the_size_and_the_mtime(tmp_path):
     from tinymcp.source import ConfigFile
     config, folder = tmp_path / "c.json", tmp_path / "p"

@@ -103,7 +103,7 @@ class StreamPump:
     def _drain_over(self):
         """``eof_drain`` seconds after EOF, or after the peer last read some of the output:
         output it has not read for that long is dropped."""
-        if self.closed or not (self.out or self.session.servable):
+        if self.closed or not (self.out or self.session.pending):
             return
         left = self._drained_at + self.eof_drain - monotonic()
         if left > 0:  # (it read meanwhile: a slow reader still gets every answer)
@@ -190,7 +190,7 @@ class StreamPump:
                     return
             if self.paused and len(self.out) <= self.low:
                 self.paused = False
-            if self.paused or self._waiting or not session.servable:
+            if self.paused or self._waiting or not session.pending:
                 break
             if self._turn_over():
                 self._waiting = True

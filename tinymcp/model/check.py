@@ -78,8 +78,10 @@ def plain(value):
         return value
     if isinstance(value, dict):
         return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, str):  # (a subclass: its text, as a str; none of its methods runs later)
-        return str.__str__(value)
+    if isinstance(value, str):
+        # (a subclass: its text, as a str, made without running any of its methods, then or
+        # later; PyPy's str.__str__ asks a subclass's __len__)
+        return "".join((value,))
     if not isinstance(value, (bytes, bytearray, memoryview)):
         from collections.abc import Sequence  # (only for values of other types: rare)
         if isinstance(value, Sequence):

@@ -40,10 +40,12 @@ from .state import META_SERVER_INFO, META_SUBSCRIPTION, NEVER_CANCELLED, Connect
 
 #: what ``_answer`` returns for a request whose answer comes later
 HELD = object()
-#: a connection's requests whose callables still run, at most: past it, its lines wait
-#: (each answer looks at every request still to be answered: 16,000 pipelined to a
-#: callable took 12 s of the loop, which a socket's other clients share)
+#: a connection's requests whose callables are still to answer, at most: past it, one is
+#: answered -32603 at once (each answer looks at every request still to be answered: 16,000
+#: pipelined to a callable took 12 s of the loop, which a socket's other clients share)
 MOST_BUSY = 64
+_BUSY = ("Internal error: %d requests of this connection wait for their callables, the most "
+         "(docs/security.md); try again when some are answered")
 #: the opaque ids of internal errors (``next`` on it is atomic: worker threads share it)
 _error_ids = count(1)
 
@@ -213,8 +215,7 @@ class Session:
     def receive_data(self, data, budget=None, turn_over=None):
         """Feed bytes read from the peer (``b""`` at EOF); return bytes to send.
 
-        Lines are served (at least one a call, while fewer than ``MOST_BUSY`` answers
-        are still to come) while the output waiting is below
+        Lines are served (at least one a call) while the output waiting is below
         ``budget`` bytes and ``turn_over()``, asked after each, is false; the rest stay
         ``pending`` for ``resume()``. So a transport bounds what one read can make the
         server hold and do. Replies stay cancellable until returned.
@@ -230,18 +231,10 @@ class Session:
         """How many complete lines wait to be served (``resume``)."""
         return len(self._lines)
 
-    @property
-    def servable(self):
-        """Whether ``resume`` would serve a line now: lines wait, and fewer than
-        ``MOST_BUSY`` answers are still to come (else one that comes says so: ``on_ready``)."""
-        return bool(self._lines) and self.outbox.pending < MOST_BUSY
-
     def resume(self, budget=None, turn_over=None):
         """Serve pending lines as ``receive_data`` does; bytes to send."""
         lines, outbox = self._lines, self.outbox
-        # (a line at least, unless MOST_BUSY answers are still to come: a batch's held
-        # replies may fill the budget for long)
-        while lines and outbox.pending < MOST_BUSY:
+        while lines:  # (a line at least: a batch's held replies may fill the budget for long)
             self._serve(lines.pop())
             if (budget is not None and outbox.size >= budget) or (turn_over is not None and turn_over()):
                 break
@@ -321,6 +314,8 @@ class Session:
             result = produce(*args)
             if type(result) is Deferred:
                 if self.executor is not None:
+                    if self.outbox.pending >= MOST_BUSY:
+                        raise InternalError(_BUSY % MOST_BUSY)
                     from .later import Later  # (only Python callables are deferred)
                     Later(self, req, result)
                     return HELD
