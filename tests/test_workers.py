@@ -25,7 +25,7 @@ INIT_0325 = req(0, "initialize", {"protocolVersion": "2025-03-26", "capabilities
 class Live:
     """stdio served on a thread of its own, between two pipes."""
 
-    def __init__(self, config, **server_options):
+    def __init__(self, config, transport_log=None, **server_options):
         self.r_in, self.w_in = os.pipe()
         self.r_out, self.w_out = os.pipe()
         self.server = config if isinstance(config, Server) else Server(config, **server_options)
@@ -33,8 +33,8 @@ class Live:
         self.status = []
         self.thread = threading.Thread(target=lambda: self.status.append(serve_stdio(
             self.server, in_fd=self.r_in, out_fd=self.w_out,
-            log=None if "log" in server_options else lambda level, message, exc=None: self.logged.append(
-                (level, message)))),
+            log=transport_log or (None if "log" in server_options else lambda level, message, exc=None:
+                                  self.logged.append((level, message))))),
             daemon=True)
         self.thread.start()
         self.lines = Lines(self.r_out)
@@ -128,14 +128,16 @@ def test_a_callable_over_its_time_limit_is_answered_32603_and_the_server_goes_on
                for _, message in live.logged)
 
 
-def test_a_log_hook_that_raises_costs_no_answer_and_never_ends_the_server():
+@pytest.mark.parametrize("given_to", ["Server", "serve_stdio"])
+def test_a_log_hook_that_raises_costs_no_answer_and_never_ends_the_server(given_to):
     def log(level, message, exc=None):
         raise RuntimeError("the operator's hook failed")
 
     started, release = threading.Event(), threading.Event()
     live = Live({"limits": {"max_callable_ms": 50},
                  "prompts": [{"name": "slow", "render": blocking_render(started, release)},
-                             {"name": "bad", "render": lambda args: 1 / 0}]}, log=log)
+                             {"name": "bad", "render": lambda args: 1 / 0}]},
+                **({"log": log} if given_to == "Server" else {"transport_log": log}))
     live.send(INIT)
     live.frame()
     live.send(req(1, "prompts/get", {"name": "slow"}))  # (its time-out is logged)
