@@ -231,7 +231,9 @@ def _mcp(result, relpath, front, body_line, body):
             result.warnings.append((result.front_lines.get((key,), 1), "more unknown keys from here on, "
                                     "ignored and not listed"))
     prompt["name"] = _named(relpath, prompt)
-    declared = _declared(prompt.get("arguments"))
+    # (the names its arguments declare, which its placeholders may use)
+    listed = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else ()
+    declared = {arg["name"] for arg in listed if isinstance(arg, dict) and isinstance(arg.get("name"), str)}
     messages = []
     for index, (role, line, text) in enumerate(_segments(result, body, body_line)):
         result.lines["messages[%d]" % index] = result.lines["messages[%d].text" % index] = line
@@ -239,27 +241,19 @@ def _mcp(result, relpath, front, body_line, body):
     _finish(result, prompt, messages, body_line)
 
 
-def _declared(arguments):
-    listed = arguments if isinstance(arguments, list) else ()
-    return {arg["name"] for arg in listed if isinstance(arg, dict) and isinstance(arg.get("name"), str)}
-
-
 def _segments(result, body, first_line):
     """``(role, line, text)`` of each message: a ``<!-- role: user -->`` or ``<!-- role:
     assistant -->`` line starts one; text before the first marker is a user message. Within
     a fenced code block a marker is text (a file that shows how to write one)."""
-    out, role, start, lines = [], "user", first_line, []
+    out, role, start, lines, explicit = [], "user", first_line, [], False
     if _MARKER_OPEN not in body:  # (no marker: the whole body is one user message)
-        _segment(result, out, role, start, body.split("\n"), False)
+        _segment(result, out, role, start, body.split("\n"), explicit)
         return out
-    explicit = False
     fence = None  # (character, length) of the fence the lines are in
     for number, line in enumerate(body.split("\n"), first_line):
         was, fence = fence, _fenced(line, fence)
-        if fence is not None or was is not None:
-            lines.append(line)  # (a fence's lines, from its opening to its closing)
-            continue
-        marker = _marker(line)
+        # (a fence's lines, from its opening to its closing, are text)
+        marker = _marker(line) if fence is None and was is None else None
         if marker is None:
             lines.append(line)
             continue
@@ -415,10 +409,10 @@ def _command(result, relpath, front, body_line, body, name=None):
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
     pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)], result.format == "codex", hinted)
     arguments, names = _command_arguments(pieces, body, hint)
-    if not arguments:  # Claude Code appends "ARGUMENTS: <input>" to a command without placeholders
-        arguments = [{"name": "arguments", "description": "Everything after the command, as typed"
-                      + (" (%s)" % hint if isinstance(hint, str) and hint else ""), "append": "\n\nARGUMENTS: "}]
-    prompt["arguments"] = arguments
+    # (Claude Code appends "ARGUMENTS: <input>" to a command without placeholders)
+    prompt["arguments"] = arguments or [{"name": "arguments", "description": "Everything after the command, as typed"
+                                         + (" (%s)" % hint if isinstance(hint, str) and hint else ""),
+                                         "append": "\n\nARGUMENTS: "}]
     _single(result, prompt, "".join(
         _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
 
@@ -529,26 +523,21 @@ def _command_arguments(pieces, body, hint):
         if isinstance(piece, str) or piece in names:
             continue
         kind, key = piece
-        if kind == "index":
+        if kind == "index":  # (never below 0: a body with `$0` or `$ARGUMENTS[0]` counts from 0)
             position = key if zero_based else key - 1
-            if position < 0:  # (`$0` in a 1-based body cannot happen: $0 makes it 0-based)
-                continue
-            name = hinted[position] if position < len(hinted) else "arg%d" % (position + 1)
-            if name in taken:
-                name = base = "arg%d" % (position + 1)
-                suffix = 2
-                while name in taken:
-                    name, suffix = "%s_%d" % (base, suffix), suffix + 1
+            base = "arg%d" % (position + 1)
+            name = hinted[position] if position < len(hinted) and hinted[position] not in taken else base
+            suffix = 2
+            while name in taken:
+                name, suffix = "%s_%d" % (base, suffix), suffix + 1
             taken.add(name)
             arg = {"name": name, "description": "Argument %d" % (position + 1)}
         elif kind == "all":
-            name = "arguments"
-            arg = {"name": name, "description": "Everything after the command, as typed"
+            arg = {"name": "arguments", "description": "Everything after the command, as typed"
                    + (" (%s)" % hint if isinstance(hint, str) and hint else "")}
         else:
-            name = key
-            arg = {"name": name, "required": True} if kind == "upper" else {"name": name}
-        names[piece] = name
+            arg = {"name": key, "required": True} if kind == "upper" else {"name": key}
+        names[piece] = arg["name"]
         out.append(arg)
     return out, names
 

@@ -168,10 +168,10 @@ class _Reader:
             self.lines[item_path] = line.number
             rest = line.text[1:].lstrip(" ")
             column = indent + len(line.text) - len(rest)
-            if _is_item(rest):  # a sequence in a sequence, on one line: its first item is
-                _nest(len(item_path), line.number, column)  # read again, as if on a line of its own
+            if _is_item(rest):  # (a sequence in a sequence, on one line: its first item is read
+                # again, as if on a line of its own)
                 self.peeked_at, self.peeked = self.at, _Line(line.number, column, rest)
-                out.append(self.sequence(column, item_path))
+                out.append(self.block(column, item_path))
                 continue
             self.at += 1
             if rest and _is_key(rest):
@@ -192,11 +192,8 @@ class _Reader:
             line = self.peek()
             if line is None or line.indent < indent or line.indent == indent and not (in_mapping and line.item):
                 return None
-            if line.item or _is_key(line.text):
-                if line.indent > indent:
-                    return self.block(line.indent, path)
-                _nest(len(path), line.number, indent)
-                return self.sequence(indent, path)
+            if line.item or _is_key(line.text):  # (below it, or a sequence at its key's indentation)
+                return self.block(line.indent, path)
             self.at += 1  # (the value starts on the line below its key: formatters write it so)
             number, column, rest = line.number, line.indent, line.text
             text = _strip_comment(rest)
@@ -230,8 +227,7 @@ class _Reader:
                 continue
             if len(raw) - len(more) <= indent or _is_item(more) or _is_key(more) or more[0] == "#" and not enclosed:
                 break
-            more = more.strip(" \t")
-            pieces += ("\n" * blanks or " ", more)
+            pieces += ("\n" * blanks or " ", more.strip(" \t"))
             at, blanks, self.at = at + 1, 0, at + 1
         self.peeked_at = -1
         return "".join(pieces) if len(pieces) > 1 else None
