@@ -273,14 +273,15 @@ def test_a_symlink_to_a_file_outside_the_folder_is_refused_naming_it(tmp_path):
 def test_a_symlinked_folder_is_followed_once_when_it_stays_inside_the_folder(tmp_path):
     # (`npx skills add` links each skill's folder into the host's skills folder: such a
     # skill was skipped without a word)
-    root = write(tmp_path / "p", {".agents/pdf/SKILL.md": "---\ndescription: PDFs\n---\nUse it.\n"})
-    os.makedirs(os.path.join(root, "skills"))
+    root = write(tmp_path / "p", {".agents/pdf/SKILL.md": "---\ndescription: PDFs\n---\nUse it.\n",
+                                  "skills/tip.md": "A tip.\n"})
     os.symlink(os.path.join("..", ".agents", "pdf"), os.path.join(root, "skills", "pdf"))
     os.symlink("..", os.path.join(root, "skills", "up"))  # (a loop: walked once)
+    os.symlink(".", os.path.join(root, "skills", "here"))  # (one to a folder it is in, not the root's)
     outside = write(tmp_path / "elsewhere", {"x.md": "X\n"})
     os.symlink(outside, os.path.join(root, "out"))
     notes = []
-    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["skills:pdf"]
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["skills:pdf", "skills:tip"]
     assert notes == [(os.path.join(root, "out"), "a symlink to %s, outside the prompt folder: not followed (not served)"
                       % os.path.realpath(outside))]
 
@@ -695,6 +696,18 @@ def test_a_skill_and_a_command_of_one_name_serve_the_skill_as_claude_code_does(t
     tinymcp.load_files(prompt_dirs=[root], notes=notes)
     assert notes == [(os.path.join(root, "commands", "x.md") + ":1", "duplicate prompt name 'hk:x': %s has it too "
                       "(not served)" % os.path.join(root, "skills", "x", "SKILL.md"))]
+
+
+@pytest.mark.parametrize("order", ["commands first", "skills first"])
+def test_a_skill_wins_its_name_from_a_command_whatever_the_order_but_not_when_it_is_bad(tmp_path, order):
+    root = write(tmp_path / ".claude", {"commands/x.md": "Command.\n",
+                                         "skills/x/SKILL.md": "---\ndescription: S\n---\nSkill.\n"})
+    dirs = [os.path.join(root, "commands"), os.path.join(root, "skills")]
+    config = tinymcp.load_files(prompt_dirs=dirs if order == "commands first" else dirs[::-1])
+    assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Skill."
+    write(root, {"skills/x/SKILL.md": "---\ndescription: [a, b]\n---\nSkill.\n"})  # (a bad skill: the command stays)
+    config = tinymcp.load_files(prompt_dirs=dirs, notes=[])
+    assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Command."
 
 
 def test_a_marketplace_is_no_plugin_though_it_holds_claude_plugin(tmp_path):

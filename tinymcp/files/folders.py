@@ -224,8 +224,8 @@ def _walk(folder, max_depth, problems):
                 real = os.path.realpath(entry.path)
                 if not _inside(real, followed[0]):
                     problems.append((rel, "a symlink to %s, outside the prompt folder: not followed" % real))
-                if not _inside(real, followed[0]) or real in followed:  # (or a loop)
-                    continue
+                if not _inside(real, followed[0]) or real in followed or _inside(os.path.realpath(top), real):
+                    continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
                 subfolders.append((rel, entry.path, named_top if plugin else join(named_top, name),
@@ -317,19 +317,25 @@ def build(config, folders, notes=None, served=None, sources=None):
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
             owner, held = owners[name] if taken else (None, None)
-            if held is not None and (served is not None and where in served and owner not in served
-                                     or result.format == "skill" and held.format == "command"):
-                # (a file new since a served one took its name, or a command a skill's, which
-                # Claude Code serves: the other is left out, said so)
+            if held is not None and result.format == "command" and held.format == "skill":
+                if notes is not None:  # (a command of a skill's name: Claude Code serves the skill)
+                    notes.extend(_left_out([_duplicate(where, result, name, owner)]))
+                continue
+            # (a file new since a served one took its name, or a command a skill's, which Claude
+            # Code serves: the other is left out, said so; only by a file without problems)
+            displaces = held is not None and (served is not None and where in served and owner not in served
+                                              or result.format == "skill" and held.format == "command")
+            apart = []
+            if displaces:
+                _check_apart(result.prompt, where, result, apart)
+            if displaces and not apart:
                 at = [r for _, r in origins].index(held)
                 if notes is not None:
-                    notes.extend(_left_out([("%s:%d" % (owner, held.located().get("name", 1)),
-                                             "duplicate prompt name %r: %s has it too" % (name, where))]))
+                    notes.extend(_left_out([_duplicate(owner, held, name, where)]))
                 del origins[at], prompts[first + at]
                 taken = False
             if taken:
-                mine.append(("%s:%d" % (where, result.located().get("name", 1)),
-                             "duplicate prompt name %r: %s has it too" % (name, owner)))
+                mine.append(_duplicate(where, result, name, owner))
                 _check_apart(result.prompt, where, result, mine)
             if mine and served is not None and where not in served:
                 notes.extend(_left_out(mine))  # (read leniently: the file is left out)
@@ -350,6 +356,12 @@ def build(config, folders, notes=None, served=None, sources=None):
         served.update(where for where, _ in origins)
         served.update(plugins)
     return loaded
+
+
+def _duplicate(where, result, name, other):
+    """The problem of ``where`` (its ``PromptFile`` ``result``) giving ``name``, ``other``'s."""
+    return "%s:%d" % (where, result.located().get("name", 1)), "duplicate prompt name %r: %s has it too" % (
+        name, other)
 
 
 def _validated(config, prompts, first, origins, problems, served, notes):
