@@ -150,6 +150,25 @@ def test_a_log_hook_that_raises_costs_no_answer_and_never_ends_the_server(given_
     assert live.finish()[1] == [0]
 
 
+def test_eof_with_a_callable_still_running_and_stdout_unread_still_ends(monkeypatch):
+    # (the bound on the flush after EOF was looked at once, while the answer was still to
+    # come: its 200 KB, never read, then held the server for good)
+    import time
+    monkeypatch.setattr(tinymcp.io.stdio, "DRAIN_SECONDS", 0.05)
+
+    def render(args):
+        time.sleep(0.3)  # (a callable slower than the bound: what is under test, not a wait)
+        return "x" * 200000
+
+    live = Live({"prompts": [{"name": "slow", "render": render}]})
+    live.send(INIT, req(1, "prompts/get", {"name": "slow"}))
+    os.close(live.w_in)  # (EOF; stdout is never read past the pipe's 64 KiB)
+    live.thread.join(GUARD)
+    assert live.status == [0]
+    for fd in (live.r_in, live.r_out, live.w_out):
+        os.close(fd)
+
+
 def test_a_callable_raising_systemexit_or_keyboardinterrupt_on_a_worker_fails_only_its_request():
     def raising(exc):
         def callable_(*args):

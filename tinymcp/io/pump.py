@@ -104,6 +104,8 @@ class StreamPump:
         """``eof_drain`` seconds after EOF, or after the peer last read some of the output:
         output it has not read for that long is dropped."""
         if self.closed or not (self.out or self.session.pending):
+            if not self.closed and self.session.busy:  # (answers still to come: the bound holds then)
+                self.loop.call_later(self.eof_drain, self._drain_over)
             return
         left = self._drained_at + self.eof_drain - monotonic()
         if left > 0:  # (it read meanwhile: a slow reader still gets every answer)
