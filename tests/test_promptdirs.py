@@ -710,6 +710,16 @@ def test_a_skill_wins_its_name_from_a_command_whatever_the_order_but_not_when_it
     assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Command."
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="Gemini's .toml needs tomllib")
+def test_a_gemini_extension_serves_its_commands_named_as_gemini_names_them(tmp_path):
+    # (its GEMINI.md, context for the model, was served as a prompt, and its commands were
+    # named commands:fs:grep where Gemini CLI says /fs:grep)
+    root = write(tmp_path / "ext", {"gemini-extension.json": '{"name": "ext", "version": "1"}',
+                                    "GEMINI.md": "Context.\n", "commands/fs/grep.toml": 'prompt = "Grep {{args}}"\n',
+                                    "commands/fs/notes.md": "Not a command.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep"]
+
+
 def test_a_marketplace_is_no_plugin_though_it_holds_claude_plugin(tmp_path):
     # (a clone of a plugin marketplace served nothing: its root was taken for a plugin)
     root = write(tmp_path / "market", {".claude-plugin/marketplace.json": '{"name": "m", "plugins": []}',

@@ -8,10 +8,11 @@ reported at the file and line it comes from: ``prompts/review.md:4:
 arguments[0].required: expected true or false, got the string "yes"``.
 
 Files: ``*.md`` and ``*.toml`` anywhere under a folder (of a skill's folder, its
-``SKILL.md`` alone), at most ``max_folder_depth``
-folders deep (entries whose names start with '.' are skipped, as are symlinked folders,
-so no walk loops, and files symlinked to a place outside the folder), regular files
-only, ``MAX_FILE_BYTES`` at most each.
+``SKILL.md`` alone; of a host's folder, a Claude Code plugin or a Gemini CLI extension,
+what the host reads), at most ``max_folder_depth`` folders deep (entries whose names
+start with '.' are skipped; a symlinked folder is walked once, and neither files nor
+folders symlinked to a place outside the folder are read), regular files only,
+``MAX_FILE_BYTES`` at most each.
 """
 
 import os
@@ -182,38 +183,39 @@ def _walk(folder, max_depth, problems):
     holding ``.claude-plugin/``), its ``commands/`` (commands) and ``skills/``, named as
     Claude Code names them (``plugin:command``, ``plugin:skill``: after the plugin's folder
     here, and after the name its manifest gives in ``build``, which gets the manifest as
-    one more entry, of kind "manifest", with no DirEntry). Iterative, and never
+    one more entry, of kind "manifest", with no DirEntry); of a Gemini CLI extension (a
+    folder holding ``gemini-extension.json``), its ``commands/``, named from there, as
+    Gemini CLI names them (its ``GEMINI.md`` is context, not a command). Iterative, and never
     deeper than ``max_depth`` folders below ``folder``: ``problems`` (a list) is told of
     each folder too deep or unreadable, ``(relative path, message)``."""
-    host = folder_host(folder)
-    suffixes = _HOST_SUFFIXES.get(host, _SUFFIXES)
-    found, todo, followed = [], [("", folder, 0, "", host)], [os.path.realpath(folder)]
+    found, todo, followed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)]
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
         rel_top, top, depth, named_top, kind = todo.pop()
         try:
             with os.scandir(top) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                by_name = {e.name: e for e in it}
         except OSError as exc:
             problems.append((rel_top or ".", ("cannot read the folder: %s" if rel_top else "%s")
                              % (exc.strerror or exc)))
             continue
-        skill = [e for e in entries if e.name == SKILL]
-        if skill:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
-            found.append((join(rel_top, SKILL), skill[0].path, skill[0], join(named_top, SKILL), kind))
+        if SKILL in by_name:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
+            found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
             continue
         manifest = os.path.join(top, ".claude-plugin", "plugin.json")
         # (a marketplace's .claude-plugin holds its marketplace.json alone: its plugins are below)
-        plugin = any(e.name == ".claude-plugin" and e.is_dir() for e in entries) and (os.path.lexists(
+        plugin = ".claude-plugin" in by_name and by_name[".claude-plugin"].is_dir() and (os.path.lexists(
             manifest) or not os.path.lexists(os.path.join(top, ".claude-plugin", "marketplace.json")))
         if plugin:  # (its commands and skills are named as its own: plugin:command)
             named_top = named_top or os.path.basename(os.path.abspath(top))
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
+        # (a Gemini CLI extension: its commands/ alone, named from there, as Gemini names them)
+        extension = "gemini-extension.json" in by_name
         subfolders = []
-        for entry in entries:
-            name = entry.name
-            if name.startswith(".") or (plugin and name not in ("commands", "skills")):
+        for name, entry in sorted(by_name.items()):
+            if name.startswith(".") or (plugin and name not in ("commands", "skills")) or (
+                    extension and name != "commands"):
                 continue
             rel = join(rel_top, name)
             try:
@@ -228,9 +230,9 @@ def _walk(folder, max_depth, problems):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
-                subfolders.append((rel, entry.path, named_top if plugin else join(named_top, name),
-                                   "command" if plugin and name == "commands" else kind))
-            elif name.lower().endswith(suffixes):
+                subfolders.append((rel, entry.path, named_top if plugin or extension else join(named_top, name),
+                                   "command" if plugin and name == "commands" else "gemini" if extension else kind))
+            elif name.lower().endswith(_HOST_SUFFIXES.get(kind, _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
             if depth < max_depth:
