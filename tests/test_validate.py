@@ -15,6 +15,7 @@ def test_unknown_keys_are_typos_with_a_hint():
     assert problems({"prompts": [prompt(descripton="x")]}) == [
         ("prompts[0].descripton", "unknown key (did you mean 'description'?)")]
     assert problems({"prompts": [], "sever": {}}) == [("sever", "unknown key (did you mean 'server'?)")]
+    assert problems({"prompts": [], None: 1}) == [("None", "unknown key")]  # (a Python key: named, not lost)
 
 
 # --- sequences ------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def shown(value):
 
 
 def join(path, key):
-    return "%s.%s" % (path, key) if path else key
+    return "%s.%s" % (path, key) if path else "%s" % (key,)  # (a Python config's key may be None)
 
 
 def surrogate_at(text):
