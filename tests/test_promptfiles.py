@@ -360,16 +360,25 @@ def test_many_argument_names_are_read_in_linear_time(text):
     # took was refused as a duplicate argument name at line 1, by the order they came in
     ("---\nargument-hint: [arguments]\n---\n$1 and $ARGUMENTS\n", ["arg1", "arguments"],
      "<arg1> and <arguments>"),
-    ("---\narguments: [foo]\nargument-hint: [foo]\n---\n$1 then $foo\n", ["arg1", "foo"],
-     "<arg1> then <foo>"),
-    ("---\narguments: [arg1]\nmodel: x\n---\n$arg1 and $1\n", ["arg1", "arg1_2"],
-     "<arg1> and <arg1_2>"),
-    ("---\narguments: [arg1, arg1_2]\nmodel: x\n---\n$1, $arg1, $arg1_2\n", ["arg1_3", "arg1", "arg1_2"],
-     "<arg1_3>, <arg1>, <arg1_2>"),
+    # (named arguments are the first positions, from 0, as Claude Code maps them: $1 is the second)
+    ("---\narguments: [foo]\nargument-hint: [foo]\n---\n$1 then $foo\n", ["arg2", "foo"],
+     "<arg2> then <foo>"),
+    ("---\narguments: [arg1]\nmodel: x\n---\n$arg1 and $1\n", ["arg1", "arg2"],
+     "<arg1> and <arg2>"),
+    ("---\narguments: [arg1, arg1_2]\nmodel: x\n---\n$1, $arg1, $arg1_2\n", ["arg1_2", "arg1"],
+     "<arg1_2>, <arg1>, <arg1_2>"),
 ])
 def test_a_positions_name_gives_way_to_names_the_body_uses(text, names, rendered_text):
     assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == names
     assert rendered("c.md", text, **{name: "<%s>" % name for name in names}) == [("user", rendered_text)]
+
+
+def test_named_arguments_are_positions_as_claude_code_maps_them():
+    # Claude Code: "with arguments: [issue, branch] the placeholder $issue expands to the first
+    # argument" ($0, or $ARGUMENTS[0]): one argument, not two
+    text = "---\narguments: [issue, branch]\n---\nFix $issue on $branch ($0 into $ARGUMENTS[1]).\n"
+    assert [a["name"] for a in parsed("fix.md", text).prompt["arguments"]] == ["issue", "branch"]
+    assert rendered("fix.md", text, issue="12", branch="main") == [("user", "Fix 12 on main (12 into main).")]
 
 
 def test_codex_named_placeholders_are_required_in_a_codex_folder_or_where_the_hint_names_them():

@@ -405,10 +405,10 @@ def _command(result, relpath, front, body_line, body, name=None):
     named = front.get("arguments")
     if isinstance(named, str):  # (names apart by spaces or commas)
         named = named.replace(",", " ").split()
-    named = named if isinstance(named, list) else []
+    named = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
-    pieces = _dollar_pieces(body, [n for n in named if isinstance(n, str)], result.format == "codex", hinted)
-    arguments, names = _command_arguments(pieces, body, hint)
+    pieces = _dollar_pieces(body, named, result.format == "codex", hinted)
+    arguments, names = _command_arguments(pieces, body, hint, named)
     # (Claude Code appends "ARGUMENTS: <input>" to a command without placeholders)
     prompt["arguments"] = arguments or [{"name": "arguments", "description": "Everything after the command, as typed"
                                          + (" (%s)" % hint if isinstance(hint, str) and hint else ""),
@@ -509,11 +509,12 @@ def _digits_end(body, at):
     return at
 
 
-def _command_arguments(pieces, body, hint):
+def _command_arguments(pieces, body, hint, named=()):
     """The declared arguments, in order of first use, and each placeholder's argument
-    name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, and
-    are named after ``argument-hint`` where it names them (``arg1``... otherwise)."""
-    zero_based = "$0" in body or "$ARGUMENTS[" in body
+    name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
+    ``named`` (front matter ``arguments``) names them, as Claude Code's skills do
+    (``$issue`` is ``$0``); else after ``argument-hint`` where it names them (``arg1``...)."""
+    zero_based = "$0" in body or "$ARGUMENTS[" in body or bool(named)
     hinted = _hint_names(hint)
     names, out = {}, []
     # (a position's name gives way to the names written in the body, wherever they come)
@@ -525,6 +526,12 @@ def _command_arguments(pieces, body, hint):
         kind, key = piece
         if kind == "index":  # (never below 0: a body with `$0` or `$ARGUMENTS[0]` counts from 0)
             position = key if zero_based else key - 1
+            if position < len(named):  # (the named argument of that position: one argument)
+                names[piece] = named[position]
+                if ("name", named[position]) not in names:
+                    names[("name", named[position])] = named[position]
+                    out.append({"name": named[position]})
+                continue
             base = "arg%d" % (position + 1)
             name = hinted[position] if position < len(hinted) and hinted[position] not in taken else base
             suffix = 2
