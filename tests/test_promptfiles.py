@@ -324,6 +324,9 @@ def test_escapes_keep_dollars_literal_and_values_are_never_expanded():
     text = "Costs \\$1.00, $$HOME stays, {x} too: $1\n"
     assert rendered("e.md", text, arg1="$2 {x} $ARGUMENTS") == [
         ("user", "Costs $1.00, $$HOME stays, {x} too: $2 {x} $ARGUMENTS")]
+    # Claude Code: "A doubled backslash such as \\$1 leaves both backslashes in place, and $1
+    # still expands"
+    assert rendered("e.md", "Path C:\\\\$1\n", arg1="x") == [("user", "Path C:\\\\x")]
 
 
 @pytest.mark.parametrize("names", ["issue branch", "issue, branch", "[issue, branch]", "issue,branch"])

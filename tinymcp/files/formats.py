@@ -460,7 +460,8 @@ def _dollar_pieces(body, named, codex=False, hinted=()):
             out.append(body[start:])
             return out
         found = _placeholder(body, at, named, codex, upper)
-        if at and body[at - 1] == "\\" and found is not None:  # \$1: a literal $1
+        # (\$1: a literal $1; a doubled backslash escapes nothing, as Claude Code reads it)
+        if at and body[at - 1] == "\\" and body[at - 2:at] != "\\\\" and found is not None:
             out.append(body[start:at - 1])
             start, at = at, at + found[0]
         elif body.startswith("$$", at):  # kept as written, and no placeholder after it
