@@ -142,7 +142,7 @@ class Server:
         """Stop serving (any thread): every transport serving this server now ends as on
         SIGTERM (listen streams ended, output drained for at most 2 s) and its ``serve``
         call returns 0. While none serves yet (a thread just started to), the next serve
-        ends so as soon as it starts."""
+        ends as soon as it starts."""
         self.stop_pending = not self.stop_hooks
         for hook in list(self.stop_hooks):
             hook()
