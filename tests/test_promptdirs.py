@@ -640,6 +640,15 @@ def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path
     assert "arguments" not in tinymcp.load_files(prompt_dirs=[plain]).prompts.by_name["tidy"]
 
 
+def test_a_host_folder_linked_to_another_place_is_still_read_as_the_hosts(tmp_path):
+    # (~/.claude/commands linked to a dotfiles repository was read as plain MCP Markdown)
+    dotfiles = write(tmp_path / "dotfiles" / "cmds", {"tidy.md": "Tidy the code.\n"})
+    os.makedirs(str(tmp_path / "home" / ".claude"))
+    os.symlink(dotfiles, str(tmp_path / "home" / ".claude" / "commands"))
+    [p] = tinymcp.load_files(prompt_dirs=[str(tmp_path / "home" / ".claude" / "commands")]).prompts.by_name.values()
+    assert [a["name"] for a in p["arguments"]] == ["arguments"]  # (a command: what is typed, appended)
+
+
 def test_a_claude_code_plugin_serves_its_commands_and_skills_named_as_claude_code_names_them(tmp_path):
     # (a real plugin repository served its agents and READMEs as prompts, and names such as
     # plugins:hookify:commands:help where Claude Code says /hookify:help)
@@ -781,11 +790,13 @@ def test_a_folder_given_twice_is_read_once(tmp_path):
 
 def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_holds(tmp_path):
     # (a project's root served nothing, silently: its .claude/commands is a hidden folder)
-    root = write(tmp_path / "project", {".claude/commands/tidy.md": "Tidy\n", ".github/prompts/a.prompt.md": "A\n"})
+    root = write(tmp_path / "project", {".claude/commands/tidy.md": "Tidy\n", ".github/prompts/a.prompt.md": "A\n",
+                                         ".agents/skills/pdf/SKILL.md": "PDFs\n"})
     notes = []
     assert tinymcp.load_files(prompt_dirs=[root], notes=notes).prompts.names == []
-    assert notes == [(root, "no prompt files (give --prompts its host folders themselves: %s, %s)" % (
-        os.path.join(root, ".claude", "commands"), os.path.join(root, ".github", "prompts")))]
+    assert notes == [(root, "no prompt files (give --prompts its host folders themselves: %s, %s, %s)" % (
+        os.path.join(root, ".claude", "commands"), os.path.join(root, ".github", "prompts"),
+        os.path.join(root, ".agents", "skills")))]  # (Codex's skills: where they went from .codex/prompts)
     notes = []
     tinymcp.load_files(prompt_dirs=[write(tmp_path / "empty", {"a.txt": "x"})], notes=notes)
     assert notes == [(str(tmp_path / "empty"), "no prompt files")]

@@ -237,12 +237,12 @@ def test_a_claude_code_command_maps_positions_to_the_hint_and_arguments_to_one_m
     assert result.prompt["name"] == "git:fix"
     assert result.prompt["description"] == "Fix an issue"
     assert result.prompt["arguments"] == [
-        {"name": "issue-number", "description": "Argument 1"},
-        {"name": "priority", "description": "Argument 2"},
+        {"name": "issue-number", "description": "Argument 1", "default": "$1"},
+        {"name": "priority", "description": "Argument 2", "default": "$2"},
         {"name": "arguments", "description": "Everything after the command, as typed "
                                              "([issue-number] [priority])"}]
     assert rendered("git/fix.md", FIX, **{"issue-number": "42", "arguments": "42 high"}) == [
-        ("user", "Fix issue #42 with priority .\n\nEverything you typed: 42 high\n"
+        ("user", "Fix issue #42 with priority $2.\n\nEverything you typed: 42 high\n"
                  "Run !`git status` and read @src/main.py first.")]
 
 
@@ -251,8 +251,8 @@ def test_positions_are_read_as_claude_code_reads_them_and_without_a_hint_are_arg
     # digits makes them text, as in Claude Code; all the digits are the position)
     text = "---\nmodel: x\n---\nPay $10 to $2; hash with $2b$.\n"
     result = parsed("c.md", text)
-    assert result.prompt["arguments"] == [{"name": "arg10", "description": "Argument 10"},
-                                          {"name": "arg2", "description": "Argument 2"}]
+    assert result.prompt["arguments"] == [{"name": "arg10", "description": "Argument 10", "default": "$10"},
+                                          {"name": "arg2", "description": "Argument 2", "default": "$2"}]
     assert rendered("c.md", text, arg10="7", arg2="Bo") == [("user", "Pay 7 to Bo; hash with $2b$.")]
     text = "Take $ARGUMENTS[12] and $ARGUMENTS[x]\n"  # (from 0, as $ARGUMENTS[N] counts)
     assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == ["arg13", "arguments"]
@@ -266,9 +266,21 @@ def test_in_a_codex_folder_dollar_ten_is_dollar_one_then_a_zero():
     text = "Pay $10 to $2.\n"
     result = parsed("c.md", text, "codex")
     assert result.format == "codex"
-    assert result.prompt["arguments"] == [{"name": "arg1", "description": "Argument 1"},
-                                          {"name": "arg2", "description": "Argument 2"}]
+    assert result.prompt["arguments"] == [{"name": "arg1", "description": "Argument 1", "default": "$1"},
+                                          {"name": "arg2", "description": "Argument 2", "default": "$2"}]
     assert rendered("c.md", text, "codex", arg1="7", arg2="Bo") == [("user", "Pay 70 to Bo.")]
+    # Codex reads $1 to $9 and leaves $0 as text (a shell usage line): the positions stay
+    text = "Fix issue $1; usage: $0 ISSUE\n"
+    assert rendered("c.md", text, "codex", arg1="42") == [("user", "Fix issue 42; usage: $0 ISSUE")]
+
+
+def test_a_position_left_unfilled_stays_as_written_as_claude_code_leaves_it():
+    # Claude Code: "An indexed placeholder with no corresponding argument, such as $2 when only
+    # one argument was passed, stays in the content unchanged" (a skill's awk '{print $1}' and a
+    # Windsurf workflow's "case $1" went out with nothing there; those hosts fill nothing)
+    text = "---\nallowed-tools: Bash\n---\nRun awk '{print $1}' on the log, then $2.\n"
+    assert rendered("c.md", text) == [("user", "Run awk '{print $1}' on the log, then $2.")]
+    assert rendered("c.md", text, arg2="stop") == [("user", "Run awk '{print $1}' on the log, then stop.")]
 
 
 @pytest.mark.parametrize("text", [

@@ -168,9 +168,11 @@ def folder_host(folder):
     ``.github/prompts`` as VS Code (its .prompt.md files), ``.gemini/commands`` as Gemini
     CLI (its .toml files), ``.codex/prompts`` as Codex (commands with Codex's
     placeholders); OpenCode commands, Cursor commands and Windsurf workflows are read as
-    Claude Code commands."""
-    parts = os.path.realpath(folder).split(os.sep)
-    return next((HOSTS[pair] for pair in zip(parts, parts[1:]) if pair in HOSTS), None)
+    Claude Code commands. The path as given counts first, then its real path (a host folder
+    linked to a dotfiles repository is still the host's)."""
+    found = [pair for parts in (os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep))
+             for pair in zip(parts, parts[1:]) if pair in HOSTS]
+    return HOSTS[found[0]] if found else None
 
 
 def _walk(folder, max_depth, problems):
@@ -303,7 +305,8 @@ def build(config, folders, notes=None, served=None, sources=None):
             problems.append((folder, files))
             continue
         if not files and notes is not None:  # (a project's own: its host folders are hidden)
-            inside = [os.path.join(folder, *pair) for pair in list(HOSTS) + [(".claude", "skills")]
+            inside = [os.path.join(folder, *pair) for pair in list(HOSTS) + [(".claude", "skills"), (".codex", "skills"),
+                                                                              (".agents", "skills")]
                       if os.path.isdir(os.path.join(folder, *pair))]
             notes.append((folder, "no prompt files%s" % (" (give --prompts its host folders "
                                                           "themselves: %s)" % ", ".join(inside) if inside else "")))

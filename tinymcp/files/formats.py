@@ -481,8 +481,8 @@ def _placeholder(body, at, named, codex, upper):
             return end + 1 - at, "index", int(body[at + 11:end])  # $ARGUMENTS[0]: Claude Code's first
         return 10, "all", None
     if body[at + 1:at + 2] in _DIGITS:  # (ASCII: "$²" is text)
-        if codex:
-            return 2, "index", int(body[at + 1])
+        if codex:  # (Codex: $1 to $9; $0 is text)
+            return None if body[at + 1] == "0" else (2, "index", int(body[at + 1]))
         end = _digits_end(body, at + 1)  # (past 4 digits, no position: text, as an amount)
         return None if body[end:end + 1] in _WORD or end > at + 5 else (end - at, "index", int(body[at + 1:end]))
     names, lengths, longest = named
@@ -515,7 +515,7 @@ def _command_arguments(pieces, body, hint, named=()):
     name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
     ``named`` (front matter ``arguments``) names them, as Claude Code's skills do
     (``$issue`` is ``$0``); else after ``argument-hint`` where it names them (``arg1``...)."""
-    zero_based = "$0" in body or "$ARGUMENTS[" in body or bool(named)
+    zero_based = bool(named) or ("index", 0) in pieces or "$ARGUMENTS[" in body
     hinted = _hint_names(hint)
     names, out = {}, []
     # (a position's name gives way to the names written in the body, wherever they come)
@@ -539,7 +539,9 @@ def _command_arguments(pieces, body, hint, named=()):
             while name in taken:
                 name, suffix = "%s_%d" % (base, suffix), suffix + 1
             taken.add(name)
-            arg = {"name": name, "description": "Argument %d" % (position + 1)}
+            # (unfilled, it stays as written, as Claude Code leaves it: Cursor and Windsurf never
+            # fill it, and skills hold `awk '{print $1}'`)
+            arg = {"name": name, "description": "Argument %d" % (position + 1), "default": "$%d" % key}
         elif kind == "all":
             arg = {"name": "arguments", "description": "Everything after the command, as typed"
                    + (" (%s)" % hint if isinstance(hint, str) and hint else "")}
