@@ -609,6 +609,16 @@ def test_connect_gives_up_on_a_host_that_stopped_reading_once_the_server_is_gone
     bridge.wait_stderr("none of the output read")
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_connect_ends_when_its_stdout_cannot_be_written(world):
+    # (ENOSPC, or EIO from a terminal gone, spun the bridge at 100% CPU for good)
+    path = world.path("s")
+    world.server("--socket", path)
+    with open("/dev/full", "wb") as full:
+        rc, out, err = run(["--connect", path], stdin=line(req(1, "ping")), stdout=full)
+    assert "writing to stdout failed" in err
+
+
 def test_connect_to_nothing_exits_1_saying_what_to_start(world):
     rc, out, err = run(["--connect", world.path("none")])
     assert rc == 1 and out == ""

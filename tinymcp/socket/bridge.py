@@ -10,14 +10,13 @@ by: when the server goes away first, each is answered -32000 and the exit status
 so the host sees it. Errors go to stderr; stdout carries only frames.
 """
 
-import errno
 import os
 import select
 import socket
 
 from ..codec import encode, loads
 from ..io.log import stderr_log
-from ..io.pump import DRAIN_SECONDS, read_some
+from ..io.pump import DRAIN_SECONDS, QUIET_ERRORS, read_some
 from ..io.stdio import nonblocking_pipes, restore_blocking
 
 #: bytes held for the slower side, each way, before the faster one is read no more
@@ -108,7 +107,7 @@ class _Relay:
         elif data:
             self.to_server += data
             for msg in self._messages("host", data):
-                if "method" in msg and "id" in msg:
+                if "method" in msg and type(msg.get("id")) in (str, int):  # (others: refused, id null)
                     self.asked[_key(msg["id"])] = msg["id"]
                 elif msg.get("method") == "notifications/cancelled" and type(msg.get("params")) is dict:
                     self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
@@ -172,8 +171,10 @@ class _Relay:
             del self.to_host[:os.write(self.out_fd, self.to_host)]
         except (BlockingIOError, InterruptedError):
             pass
-        except OSError as exc:
-            return exc.errno not in (errno.EPIPE, errno.EBADF, errno.ECONNRESET)
+        except OSError as exc:  # (gone, or unwritable: ENOSPC, EIO spun the loop for good)
+            if exc.errno not in QUIET_ERRORS:
+                self.log("warning", "--connect: closed: writing to stdout failed: %s" % exc)
+            return False
         return True
 
     def _flush_host(self):
