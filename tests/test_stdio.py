@@ -55,6 +55,23 @@ def test_the_log_option_receives_the_transports_diagnostics():
     assert replies[1]["error"]["data"]["errorId"] in logged[0][1]
 
 
+def test_stdin_and_stdout_on_one_socket_get_their_blocking_mode_back():
+    # (under inetd or socat, fds 0 and 1 are one open socket: stdout's record, taken after
+    # stdin's change, was put back last, and left it non-blocking: a later writer got EAGAIN)
+    import socket
+    ours, peer = socket.socketpair()
+    out_fd = os.dup(ours.fileno())
+    try:
+        peer.sendall(line(INIT))
+        peer.shutdown(socket.SHUT_WR)
+        assert serve_stdio(Server(CONFIG), in_fd=ours.fileno(), out_fd=out_fd) == 0
+        assert os.get_blocking(ours.fileno()) and os.get_blocking(out_fd)
+    finally:
+        os.close(out_fd)
+        ours.close()
+        peer.close()
+
+
 def test_serve_refuses_options_it_would_ignore():
     with pytest.raises(TypeError, match=r"page_size configure a Server .* pass them to Server"):
         tinymcp.serve(Server(CONFIG), page_size=5)

@@ -40,8 +40,9 @@ def nonblocking_pipes(fds):
 
 
 def restore_blocking(modes):
-    """Put back the blocking modes ``nonblocking_pipes`` changed."""
-    for fd, was in modes:
+    """Put back the blocking modes ``nonblocking_pipes`` changed, the last changed first
+    (stdin and stdout may share one open file, a socket under inetd: the first mode wins)."""
+    for fd, was in reversed(modes):
         try:
             os.set_blocking(fd, was)
         except OSError:
