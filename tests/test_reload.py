@@ -11,6 +11,7 @@ scripts/bench_socket.py; here, that it is told, once, in the right form.
 import json
 import os
 import signal
+import sys
 
 import pytest
 
@@ -392,3 +393,21 @@ def test_watch_sees_an_edit_that_keeps_the_size_and_the_mtime(tmp_path):
     before = source.signature()
     _edit_keeping_size_and_mtime(folder / "x.md", "bbb\n", tmp_path / "probe")
     assert source.signature() != before
+
+
+def test_a_reload_that_cannot_even_load_its_code_keeps_the_old_prompts(tmp_path, monkeypatch):
+    # (out of file descriptors, the first SIGHUP's import of the reload code raised EMFILE
+    # out of the signal handler: a traceback, and the server ended)
+    from tinymcp.source import ConfigFile
+    from tinymcp.protocol.session import Server
+    path = tmp_path / "c.json"
+    write_config(str(path), named_config(["alpha"]))
+    source = ConfigFile(str(path))
+    server = Server(source.load())
+    logged = []
+    source.server, source.log = server, lambda level, message, exc=None: logged.append((level, message))
+    monkeypatch.setitem(sys.modules, ConfigFile.__module__.rpartition(".")[0] + ".watch", None)
+    write_config(str(path), named_config(["beta"]))
+    assert source.reload("SIGHUP") is False
+    assert server.config.prompts.names == ["alpha"]
+    assert logged[0][0] == "error" and "the old prompts stay" in logged[0][1]

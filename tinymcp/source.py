@@ -163,5 +163,9 @@ class ConfigFile:
     def reload(self, why, sig=None):
         """Read, validate and hand over everything; on any problem keep the old prompts
         (``watch.reload``). ``sig``: the sources' ``signature()`` the watch check has just taken."""
-        from .watch import reload
+        try:
+            from .watch import reload
+        except (ImportError, OSError) as exc:  # (out of file descriptors: EMFILE)
+            self.log("error", "cannot reload (%s): %s; the old prompts stay" % (why, exc))
+            return False
         return reload(self, why, sig)
