@@ -179,9 +179,8 @@ class _Client:
         for reply in self.session.receive_data(line.encode() + b"\n").splitlines():
             answer = codec.loads(reply.decode("ascii"))
             if answer.get("id") == self.next_id:
-                if "error" in answer:
-                    return answer["error"]["code"], answer["error"]["message"]
-                return answer["result"]
+                error = answer.get("error")
+                return (error["code"], error["message"]) if error else answer["result"]
         raise RuntimeError("no answer to %s" % method)  # (a render callable deferred it)
 
 

@@ -57,13 +57,12 @@ class Folders:
         _check_folders(own)
         # (one meant for a shell to expand, "~/x" or "$HOME/x", is left as written: read
         # then says so, not that base/~/x does not exist)
-        paths = [f if f.startswith("~") or "$" in f else os.path.join(base or "", f) for f in own]
         # (a folder given twice, as written or by another path, is read once: its files
         # would each clash with themselves)
-        self.paths = {}
-        for folder in paths + list(extra):
-            self.paths.setdefault(os.path.realpath(folder), folder)
-        self.paths = list(self.paths.values())
+        unique = {}
+        for folder in [f if f.startswith("~") or "$" in f else os.path.join(base or "", f) for f in own] + list(extra):
+            unique.setdefault(os.path.realpath(folder), folder)
+        self.paths = list(unique.values())
         self.depth = folder_depth(config)
 
     def read(self):

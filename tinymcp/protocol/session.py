@@ -44,8 +44,7 @@ HELD = object()
 #: answered -32603 at once (each answer looks at every request still to be answered: 16,000
 #: pipelined to a callable took 12 s of the loop, which a socket's other clients share)
 MOST_BUSY = 64
-_BUSY = ("Internal error: %d requests of this connection wait for their callables, the most "
-         "(docs/security.md); try again when some are answered")
+_BUSY = "Internal error: %d requests of this connection wait for callables, the most; try again later"
 #: the opaque ids of internal errors (``next`` on it is atomic: worker threads share it)
 _error_ids = count(1)
 
