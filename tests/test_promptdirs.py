@@ -719,6 +719,18 @@ def test_a_skill_wins_its_name_from_a_command_whatever_the_order_but_not_when_it
     assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Command."
 
 
+def test_a_served_command_keeps_its_name_from_a_bad_skill_added_and_read_first(tmp_path):
+    # (the bad skill, read first, kept the name, and the served command was left out for it)
+    root = write(tmp_path / ".claude", {"commands/x.md": "Command.\n"})
+    dirs = [os.path.join(root, "skills"), os.path.join(root, "commands")]
+    os.makedirs(dirs[0])
+    source = importlib.import_module(PACKAGE + ".source").ConfigFile(None, dirs=dirs)
+    assert names(source.load()) == ["x"]
+    write(root, {"skills/x/SKILL.md": "---\ndescription: [a, b]\n---\nSkill.\n"})
+    config = source.load()
+    assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Command."
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="Gemini's .toml needs tomllib")
 def test_a_gemini_extension_serves_its_commands_named_as_gemini_names_them(tmp_path):
     # (its GEMINI.md, context for the model, was served as a prompt, and its commands were

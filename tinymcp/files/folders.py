@@ -321,18 +321,14 @@ def build(config, folders, notes=None, served=None, sources=None):
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
             owner, held = owners[name] if taken else (None, None)
-            if held is not None and result.format == "command" and held.format == "skill":
-                if notes is not None:  # (a command of a skill's name: Claude Code serves the skill)
+            # (a command of a good skill's name is left out, said so: Claude Code serves the skill)
+            if held is not None and result.format == "command" and held.format == "skill" and _valid(held, owner):
+                if notes is not None:
                     notes.extend(_left_out([_duplicate(where, result, name, owner)]))
                 continue
-            # (a file new since a served one took its name, or a command a skill's, which Claude
-            # Code serves: the other is left out, said so; only by a file without problems)
-            displaces = held is not None and (served is not None and where in served and owner not in served
-                                              or result.format == "skill" and held.format == "command")
-            apart = []
-            if displaces:
-                _check_apart(result.prompt, where, result, apart)
-            if displaces and not apart:
+            # (a good skill takes a command's name; a good file served before, one a new file took)
+            if held is not None and (result.format == "skill" and held.format == "command" or served is not None
+                                     and where in served and owner not in served) and _valid(result, where):
                 at = [r for _, r in origins].index(held)
                 if notes is not None:
                     notes.extend(_left_out([_duplicate(owner, held, name, where)]))
@@ -360,6 +356,12 @@ def build(config, folders, notes=None, served=None, sources=None):
         served.update(where for where, _ in origins)
         served.update(plugins)
     return loaded
+
+
+def _valid(result, where):
+    """Whether the prompt of a file (``where``, its ``PromptFile`` ``result``) has no
+    problem of its own, which the validator would find (only a good file displaces another)."""
+    return not _check_apart(result.prompt, where, result, [])
 
 
 def _duplicate(where, result, name, other):
@@ -445,11 +447,13 @@ def _parse(rel, data, where, problems, notes=None, host=None):
 
 
 def _check_apart(prompt, where, result, problems):
-    """The problems of a file's ``prompt`` that is not served (all are reported at once)."""
+    """The problems of a file's ``prompt`` that is not served (all are reported at once),
+    added to ``problems``, which is returned."""
     try:
         load_config({"prompts": [prompt]})
     except ConfigError as exc:
         problems.extend(_located(p, m, 0, [(where, result)])[1] for p, m in exc.problems)
+    return problems
 
 
 def _located(path, message, first, origins):
