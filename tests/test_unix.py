@@ -553,6 +553,20 @@ def test_connect_answers_a_line_the_server_refused_unread_once_and_exits_0(world
     assert rc == 0, err
 
 
+def test_connect_answers_no_request_twice_when_the_server_refused_one_in_a_batch(world):
+    # (an id of no type an id may have, 1.5, is refused with id null inside the batch's reply:
+    # the bridge answered it again, -32000, at the end, and exited 1)
+    path = world.path("s")
+    world.server("--socket", path)
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}}
+    batch = json.dumps([{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}, req(2, "ping")]) + "\n"
+    rc, out, err = run(["--connect", path], stdin=line(init) + batch.encode())
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert [sorted(str(r["id"]) for r in reply) if type(reply) is list else reply["id"] for reply in replies] == [
+        0, ["2", "None"]]
+    assert rc == 0, err
+
+
 def test_connect_gives_up_after_two_seconds_on_a_host_that_ended_and_reads_nothing(world):
     # (the bridge stopped reading the socket with 1 MiB held for the host, and the server
     # stopped reading the bridge: after the host's end, both waited for ever)
@@ -586,9 +600,12 @@ def test_connect_answers_what_a_dying_server_left_unanswered_and_exits_1(world):
     bridge = world.stdio("--connect", path)
     bridge.initialize()
     bridge.send(req(2, "prompts/get", {"name": "slow", "_meta": {"progressToken": "t"}}),
-                req("3", "ping"))
-    got = [bridge.frame(), bridge.frame()]  # (the render runs; the ping is answered)
+                req("3", "ping"), {"jsonrpc": "2.0", "id": 1.5, "method": "ping"})
+    # (the render runs; the ping is answered; so is id 1.5, with id null: a refusal the bridge
+    # once matched to request 2, which then went unanswered)
+    got = [bridge.frame(), bridge.frame(), bridge.frame()]
     assert {"jsonrpc": "2.0", "id": "3", "result": {}} in got
+    assert [m.get("id", "no id") for m in got].count(None) == 1
     assert [m.get("method") for m in got].count("notifications/progress") == 1
     server.kill(signal.SIGKILL)
     reply = bridge.frame()

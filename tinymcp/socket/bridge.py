@@ -107,7 +107,7 @@ class _Relay:
         elif data:
             self.to_server += data
             for msg in self._messages("host", data):
-                if "method" in msg and type(msg.get("id")) in (str, int):  # (others: refused, id null)
+                if "method" in msg and "id" in msg:
                     self.asked[_key(msg["id"])] = msg["id"]
                 elif msg.get("method") == "notifications/cancelled" and type(msg.get("params")) is dict:
                     self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
@@ -131,10 +131,12 @@ class _Relay:
         for msg in self._messages("server", data):
             if "method" not in msg and msg.get("id") is not None:
                 self.asked.pop(_key(msg["id"]), None)
-            elif "method" not in msg and "id" in msg and msg.get("refused") and self.asked:
-                # a line refused unread (-32600, id null: too long, too deep, an id of no
-                # type an id may be): the oldest request asked (replies come in order)
-                del self.asked[next(iter(self.asked))]
+            elif "method" not in msg and "id" in msg and self.asked and (msg.get("refused") or type(
+                    msg.get("error")) is dict and msg["error"].get("code") == -32600):
+                # a line or batch item refused unread (-32600, id null): one with an id of no
+                # type an id may be (1.5, true), else too long or too deep: the oldest asked
+                del self.asked[next((key for key in self.asked if key[0] not in ("int", "str")),
+                                    next(iter(self.asked)))]
         return bool(data)
 
     def _messages(self, side, data):
