@@ -382,6 +382,9 @@ def test_many_argument_names_are_read_in_linear_time(text):
      "<arg1> and <arg2>"),
     ("---\narguments: [arg1, arg1_2]\nmodel: x\n---\n$1, $arg1, $arg1_2\n", ["arg1_2", "arg1"],
      "<arg1_2>, <arg1>, <arg1_2>"),
+    # (a name a position takes from `arguments` is taken for the hint's too: two were "branch")
+    ("---\narguments: [branch]\nargument-hint: \"[issue] [branch]\"\n---\nOn $0 fix $1.\n", ["branch", "arg2"],
+     "On <branch> fix <arg2>."),
 ])
 def test_a_positions_name_gives_way_to_names_the_body_uses(text, names, rendered_text):
     assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == names

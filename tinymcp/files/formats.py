@@ -519,8 +519,8 @@ def _command_arguments(pieces, body, hint, named=()):
     hinted = _hint_names(hint)
     names, out = {}, []
     # (a position's name gives way to the names written in the body, wherever they come)
-    taken = {"arguments" if p[0] == "all" else p[1] for p in pieces
-             if not isinstance(p, str) and p[0] != "index"}
+    taken = set(named) | {"arguments" if p[0] == "all" else p[1] for p in pieces
+                          if not isinstance(p, str) and p[0] != "index"}
     for piece in pieces:
         if isinstance(piece, str) or piece in names:
             continue
