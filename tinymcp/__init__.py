@@ -21,8 +21,7 @@ __version__ = "0.1.0"
 from .errors import ConfigError, ProtocolError, TinyMCPError
 from .model.config import load_config
 from .protocol.state import progress
-from .protocol.session import Server
-from .protocol.session import Session
+from .protocol.session import Server, Session
 
 __all__ = ["__version__", "serve", "Server", "Session", "load_config", "load_files", "progress",
            "ConfigError", "ProtocolError", "TinyMCPError"]

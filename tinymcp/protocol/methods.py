@@ -13,10 +13,9 @@ answer; the session turns that, and anything else, into the JSON-RPC error
 from ..codec import escaped_size
 from ..errors import InvalidParams, clip
 from ..model import prompt as prompts
-from .state import Deferred
+from .state import META_SERVER_INFO, META_SUBSCRIPTION, Deferred
 from .jsonrpc import notification
 from .revisions import STATELESS_VERSIONS, handshake
-from .state import META_SERVER_INFO, META_SUBSCRIPTION
 
 
 class Method:
