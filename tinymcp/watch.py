@@ -61,7 +61,7 @@ def reload(source, why, sig=None):
             source.loaded = source.seen = source.signature() if sig is None else sig
             # (a file touched or rewritten as it was is read again: the server finds its
             # prompts unchanged and tells no one; no digest of every start's bytes is kept)
-            source.server.replace_config(source._build(*source._read()))
+            source.server.replace_config(source.load())
         except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
             message = "invalid config %s (%s): still serving the previous prompts" % (source.name, why)
             problems = exc.problems if isinstance(exc, ConfigError) else [

@@ -72,18 +72,16 @@ class Loop:
         self._handlers[fd] = (reader, writer)
 
     def add_reader(self, fd, callback, hangup=False):
-        """``callback()`` when ``fd`` is readable; with ``hangup``, only when its peer hangs
-        up (``poll()`` says so whatever is asked; elsewhere never)."""
+        """``callback()`` when ``fd`` is readable (None: no more); with ``hangup``, only when
+        its peer hangs up (``poll()`` says so whatever is asked; elsewhere never)."""
         self._set(fd, callback, self._handlers.get(fd, _NONE)[1], hangup)
 
     def remove_reader(self, fd):
         self._set(fd, None, self._handlers.get(fd, _NONE)[1])
 
     def add_writer(self, fd, callback):
+        """``callback()`` when ``fd`` is writable (None: no more)."""
         self._set(fd, self._handlers.get(fd, _NONE)[0], callback)
-
-    def remove_writer(self, fd):
-        self._set(fd, self._handlers.get(fd, _NONE)[0], None)
 
     def forget(self, fd):
         self._set(fd, None, None)

@@ -148,8 +148,7 @@ class StreamPump:
             return
         self.closed = True
         self.loop.forget(self.in_fd)
-        if self.out_fd != self.in_fd:
-            self.loop.forget(self.out_fd)
+        self.loop.forget(self.out_fd)  # (nothing more when it is the same fd)
         self.out = bytearray()
         self.on_close(self)
 
@@ -213,22 +212,15 @@ class StreamPump:
     def _next_turn(self):
         self._waiting = False
         self._turn_ends = monotonic() + TURN_SECONDS
-        if not self.closed:
-            self._progress()
+        self._progress()  # (nothing once closed)
 
     def _want(self, read, write):
         if read != self._reading:
             self._reading = read
-            if read:
-                self.loop.add_reader(self.in_fd, self.on_readable, hangup=read == "hangup")
-            else:
-                self.loop.remove_reader(self.in_fd)
+            self.loop.add_reader(self.in_fd, self.on_readable if read else None, hangup=read == "hangup")
         if write != self._writing:
             self._writing = write
-            if write:
-                self.loop.add_writer(self.out_fd, self._progress)
-            else:
-                self.loop.remove_writer(self.out_fd)
+            self.loop.add_writer(self.out_fd, self._progress if write else None)
 
 
 class Hub:
@@ -282,7 +274,7 @@ class Hub:
             pump.send(pump.session.log_event("notice", {"message": "prompts reloaded",
                                                         "prompts": len(new.prompts)}))
 
-    def run(self, source=None, before_drain=None, ready=None):
+    def run(self, source=None, before_drain=lambda: None, ready=lambda: None):
         """Serve until SIGTERM/SIGINT or ``loop.stop()``, with ``source`` (a
         ``source.ConfigFile``) reloading meanwhile; then ``before_drain()`` (e.g. stop
         accepting), ``shutdown()``, and stop taking config changes. ``ready()`` is called
@@ -296,11 +288,9 @@ class Hub:
             loop.add_signal_handler(signal.SIGHUP, lambda signum: self.log(
                 "info", "SIGHUP: no config file to reload"))
         try:
-            if ready is not None:
-                ready()
+            ready()
             loop.run()
-            if before_drain is not None:
-                before_drain()
+            before_drain()
             if source is not None:
                 source.detach()  # no reload during the drain
             self.shutdown()

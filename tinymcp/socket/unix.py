@@ -265,16 +265,13 @@ class _Acceptor:
             return
         fd = conn.fileno()
         self.lingering[fd] = conn
-        self.loop.add_reader(fd, lambda: self._drop_input(fd))
+        self.loop.add_reader(fd, lambda: self._end_linger(fd, conn, read_some(fd)))
         self.loop.call_later(LINGER_SECONDS, lambda: self._end_linger(fd, conn))
 
-    def _drop_input(self, fd):
-        conn = self.lingering.get(fd)
-        if conn is not None and read_some(fd) == b"":  # (its end, or an error: done)
-            self._end_linger(fd, conn)
-
-    def _end_linger(self, fd, conn):
-        if self.lingering.get(fd) is conn:
+    def _end_linger(self, fd, conn, read=b""):
+        """Close a refused connection at its time, or once ``read`` (what was read from it,
+        dropped) is its end or an error (``b""``: ``read_some``)."""
+        if read == b"" and self.lingering.get(fd) is conn:
             del self.lingering[fd]
             self.loop.forget(fd)
             conn.close()
