@@ -115,9 +115,8 @@ def _decoder_error(text, msg, pos):
         return _bad_token(text, pos) or (pos, _no_value(text, pos, found))
     if msg.startswith("Expecting property name"):
         word = _word(text, pos)
-        if word:
-            return pos, 'a key without double quotes: write "%s"' % word
-        return pos, "expected a key in double quotes, %s" % found
+        return pos, ('a key without double quotes: write "%s"' % word if word
+                     else "expected a key in double quotes, %s" % found)
     if msg.startswith("Expecting ':'"):
         return pos, "expected ':' after the key, %s" % found
     if msg.startswith("Expecting ','"):

@@ -304,9 +304,8 @@ def build(config, folders, notes=None, served=None, sources=None):
             problems.append((folder, files))
             continue
         if not files and notes is not None:  # (a project's own: its host folders are hidden)
-            inside = [os.path.join(folder, *pair) for pair in list(HOSTS) + [(".claude", "skills"), (".codex", "skills"),
-                                                                              (".agents", "skills")]
-                      if os.path.isdir(os.path.join(folder, *pair))]
+            hosts = list(HOSTS) + [(".claude", "skills"), (".codex", "skills"), (".agents", "skills")]
+            inside = [os.path.join(folder, *pair) for pair in hosts if os.path.isdir(os.path.join(folder, *pair))]
             notes.append((folder, "no prompt files%s" % (" (give --prompts its host folders "
                                                           "themselves: %s)" % ", ".join(inside) if inside else "")))
         renames = {}  # a plugin's folder-named path -> the one its manifest's name gives

@@ -110,10 +110,8 @@ def _named(relpath, front):
     """The served name: from the file's path, with the front matter's ``name`` for its stem
     when it has one; a ``name`` that is no non-empty string (null, a number, "") stands as
     written, for the validator to say what is wrong with it."""
-    if "name" not in front:
-        return prompt_name(relpath)
-    name = front["name"]
-    return prompt_name(relpath, name) if isinstance(name, str) and name else name
+    name = front.get("name")  # (None when it has none: prompt_name then takes the stem)
+    return prompt_name(relpath, name) if "name" not in front or isinstance(name, str) and name else name
 
 
 def parse(relpath, text, host=None):
@@ -225,11 +223,11 @@ def _mcp(result, relpath, front, body_line, body):
                         "write the messages in the body, after the front matter")
         elif key in MCP_KEYS or len(result.warnings) < MOST_PROBLEMS and close_match(key, MCP_KEYS):
             prompt[key] = value  # (a near miss of ours is a mistake, which the validator tells)
-        elif len(result.warnings) < MOST_PROBLEMS:  # (another tool's key, such as tags)
-            result.warnings.append((result.front_lines.get((key,), 1), "%s: unknown key, ignored" % key))
-        elif len(result.warnings) == MOST_PROBLEMS:  # (each asked for a near miss: 100,000 took 2 s)
-            result.warnings.append((result.front_lines.get((key,), 1), "more unknown keys from here on, "
-                                    "ignored and not listed"))
+        elif len(result.warnings) <= MOST_PROBLEMS:  # (another tool's key, such as tags: the first
+            # MOST_PROBLEMS told, then that more follow; each asked for a near miss: 100,000 took 2 s)
+            result.warnings.append((result.front_lines.get((key,), 1), "%s: unknown key, ignored" % key
+                                    if len(result.warnings) < MOST_PROBLEMS else
+                                    "more unknown keys from here on, ignored and not listed"))
     prompt["name"] = _named(relpath, prompt)
     # (the names its arguments declare, which its placeholders may use)
     listed = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else ()
@@ -408,11 +406,7 @@ def _command(result, relpath, front, body_line, body, name=None):
     named = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
     pieces = _dollar_pieces(body, named, result.format == "codex", hinted)
-    arguments, names = _command_arguments(pieces, body, hint, named)
-    # (Claude Code appends "ARGUMENTS: <input>" to a command without placeholders)
-    prompt["arguments"] = arguments or [{"name": "arguments", "description": "Everything after the command, as typed"
-                                         + (" (%s)" % hint if isinstance(hint, str) and hint else ""),
-                                         "append": "\n\nARGUMENTS: "}]
+    prompt["arguments"], names = _command_arguments(pieces, body, hint, named)
     _single(result, prompt, "".join(
         _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
 
@@ -515,7 +509,11 @@ def _command_arguments(pieces, body, hint, named=()):
     """The declared arguments, in order of first use, and each placeholder's argument
     name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
     ``named`` (front matter ``arguments``) names them, as Claude Code's skills do
-    (``$issue`` is ``$0``); else after ``argument-hint`` where it names them (``arg1``...)."""
+    (``$issue`` is ``$0``); else after ``argument-hint`` where it names them (``arg1``...).
+    Without placeholders, the one argument ``arguments``, appended as Claude Code appends
+    "ARGUMENTS: <input>" to such a command."""
+    typed = {"name": "arguments", "description": "Everything after the command, as typed"
+             + (" (%s)" % hint if isinstance(hint, str) and hint else "")}
     zero_based = bool(named) or ("index", 0) in pieces or "$ARGUMENTS[" in body
     hinted = _hint_names(hint)
     names, out = {}, []
@@ -544,13 +542,12 @@ def _command_arguments(pieces, body, hint, named=()):
             # fill it, and skills hold `awk '{print $1}'`)
             arg = {"name": name, "description": "Argument %d" % (position + 1), "default": "$%d" % key}
         elif kind == "all":
-            arg = {"name": "arguments", "description": "Everything after the command, as typed"
-                   + (" (%s)" % hint if isinstance(hint, str) and hint else "")}
+            arg = typed
         else:
             arg = {"name": key, "required": True} if kind == "upper" else {"name": key}
         names[piece] = arg["name"]
         out.append(arg)
-    return out, names
+    return out or [dict(typed, append="\n\nARGUMENTS: ")], names
 
 
 def _hint_names(hint):
@@ -628,12 +625,10 @@ def _gemini(relpath, text):
         return result
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line, column, message = _toml_position(str(exc))
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # (tomllib recurses: 500 nested arrays ended the server)
+        line, column, message = (_toml_position(str(exc)) if isinstance(exc, tomllib.TOMLDecodeError)
+                                 else (1, None, "nested too deeply to read"))
         result.fail(line, column, "", "invalid TOML: %s" % message)
-        return result
-    except RecursionError:  # (tomllib recurses: 500 nested arrays ended the server)
-        result.fail(1, None, "", "invalid TOML: nested too deeply to read")
         return result
     result.lines.update(_toml_lines(text))
     prompt = {"name": prompt_name(relpath)}

@@ -129,30 +129,25 @@ class _Reader:
 
     # --- block collections -----------------------------------------------------------------
 
-    def mapping(self, indent, path, first=None):
-        """Keys at column ``indent``; ``first``: the text of a first key already on a
-        sequence item's line (``- key: value``)."""
+    def mapping(self, indent, path):
+        """Keys at column ``indent`` (a first key on a sequence item's line, ``- key: value``,
+        is peeked as a line of its own: see ``sequence``)."""
         out = {}
         while True:
-            if first is not None:
-                number, column, text = first
-                first = None
-            else:
-                line = self.peek()
-                if line is None or line.indent < indent:
-                    return out
-                if line.indent > indent:
-                    raise YamlError(line.number, line.indent + 1, "indentation that fits no key above it")
-                if line.item:
-                    raise YamlError(line.number, indent + 1, "a list item where a key was expected")
-                number, column, text = line.number, indent, line.text
-                self.at += 1
-            key, rest, value_column = self.key(number, column, text)
+            line = self.peek()
+            if line is None or line.indent < indent:
+                return out
+            if line.indent > indent:
+                raise YamlError(line.number, line.indent + 1, "indentation that fits no key above it")
+            if line.item:
+                raise YamlError(line.number, indent + 1, "a list item where a key was expected")
+            self.at += 1
+            key, rest, value_column = self.key(line.number, indent, line.text)
             if key in out:
-                raise YamlError(number, column + 1, "key %r given twice" % key)
+                raise YamlError(line.number, indent + 1, "key %r given twice" % key)
             key_path = path + (key,)
-            self.lines[key_path] = number
-            out[key] = self.value(number, value_column, rest, indent, key_path, True)
+            self.lines[key_path] = line.number
+            out[key] = self.value(line.number, value_column, rest, indent, key_path, True)
 
     def sequence(self, indent, path):
         out = []
@@ -168,17 +163,13 @@ class _Reader:
             self.lines[item_path] = line.number
             rest = line.text[1:].lstrip(" ")
             column = indent + len(line.text) - len(rest)
-            if _is_item(rest):  # (a sequence in a sequence, on one line: its first item is read
-                # again, as if on a line of its own)
+            if _is_item(rest) or rest and _is_key(rest):  # (a sequence or a mapping in a sequence,
+                # on one line: its first item or key is read again, as if on a line of its own)
                 self.peeked_at, self.peeked = self.at, _Line(line.number, column, rest)
                 out.append(self.block(column, item_path))
                 continue
             self.at += 1
-            if rest and _is_key(rest):
-                _nest(len(item_path), line.number, column)
-                out.append(self.mapping(column, item_path, (line.number, column, rest)))
-            else:
-                out.append(self.value(line.number, column, rest, indent, item_path, False))
+            out.append(self.value(line.number, column, rest, indent, item_path, False))
 
     def value(self, number, column, rest, indent, path, in_mapping):
         """The value after a key or an item marker: block text, a nested block on the
