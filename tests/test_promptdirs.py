@@ -629,6 +629,27 @@ def test_a_gemini_commands_folder_is_read_as_gemini_cli_reads_it_toml_only(tmp_p
     assert names(tinymcp.load_files(prompt_dirs=[str(tmp_path)])) == []  # (.gemini: a hidden folder)
 
 
+@needs_tomllib
+def test_gemini_cli_command_names_and_hidden_files_as_gemini_cli_gives_them(tmp_path):
+    # FileCommandLoader: each path part's characters other than ASCII letters, digits, '_', '-'
+    # and '.' become '_' (':' too, the separator), a part over 50 is cut to 47 and '...'; its
+    # glob takes dot files (`dot: true`)
+    long = "x" * 51
+    root = write(tmp_path / ".gemini" / "commands", {
+        "my cmd.toml": COMMIT, "legacy:old.toml": COMMIT, "dir é/v1.2.toml": COMMIT,
+        long + ".toml": COMMIT, ".hidden.toml": COMMIT, ".team/review.toml": COMMIT})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == sorted([
+        "my_cmd", "legacy_old", "dir__:v1.2", "x" * 47 + "...", ".hidden", ".team:review"])
+    [p] = [p for p in tinymcp.load_files(prompt_dirs=[root]).prompts.by_name.values() if p["name"] == "my_cmd"]
+    assert p["description"] == "Commit"
+
+
+def test_a_codex_prompts_folder_serves_its_own_files_only_as_codex_reads_it(tmp_path):
+    # (Codex lists the prompts folder's files, none in its subfolders, dot files too)
+    root = write(tmp_path / ".codex" / "prompts", {"fix.md": FIX, "old/fix2.md": FIX, ".mine.md": FIX})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == [".mine", "fix"]
+
+
 @pytest.mark.parametrize("host", [".claude/commands", ".codex/prompts", ".opencode/command",
                                   ".opencode/commands", ".cursor/commands", ".windsurf/workflows"])
 def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path, host):

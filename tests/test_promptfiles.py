@@ -266,12 +266,31 @@ def test_in_a_codex_folder_dollar_ten_is_dollar_one_then_a_zero():
     text = "Pay $10 to $2.\n"
     result = parsed("c.md", text, "codex")
     assert result.format == "codex"
-    assert result.prompt["arguments"] == [{"name": "arg1", "description": "Argument 1", "default": "$1"},
-                                          {"name": "arg2", "description": "Argument 2", "default": "$2"}]
+    assert result.prompt["arguments"] == [{"name": "arg1", "description": "Argument 1", "default": ""},
+                                          {"name": "arg2", "description": "Argument 2", "default": ""}]
     assert rendered("c.md", text, "codex", arg1="7", arg2="Bo") == [("user", "Pay 70 to Bo.")]
     # Codex reads $1 to $9 and leaves $0 as text (a shell usage line): the positions stay
     text = "Fix issue $1; usage: $0 ISSUE\n"
     assert rendered("c.md", text, "codex", arg1="42") == [("user", "Fix issue 42; usage: $0 ISSUE")]
+
+
+def test_codex_reads_its_front_matter_line_by_line_and_fills_what_is_not_given_with_nothing():
+    # Codex splits each front-matter line at its first ':' (no YAML: "Fix: the test" is text),
+    # lowercases the key, takes one pair of quotes off, knows description and argument-hint
+    # only, and takes a front matter never closed as text; an unfilled $2 is nothing there,
+    # and a backslash before $1 is text
+    text = ("---\nDescription: Fix: the test\n# a comment\nargument_hint: '[file] [line]'\n"
+            "model: o3: high\nno colon\n---\nFix $1 at \\$2.\n")
+    result = parsed("fix.md", text, "codex")
+    assert result.prompt["description"] == "Fix: the test"
+    assert [a["name"] for a in result.prompt["arguments"]] == ["file", "line"]
+    assert rendered("fix.md", text, "codex", file="a.py") == [("user", "Fix a.py at \\.")]
+    assert rendered("fix.md", text, "codex", file="a.py", line="3") == [("user", "Fix a.py at \\3.")]
+    text = "---\ndescription: open\nFix $1.\n"
+    assert rendered("fix.md", text, "codex", arg1="it") == [("user", "---\ndescription: open\nFix it.")]
+    # (elsewhere, YAML as before: that line is a mistake, told at its place)
+    assert problems("fix.md", "---\ndescription: Fix: the test\n---\nFix $1.\n") == [
+        (2, 17, "", "front matter: ': ' inside a value (quote the value)")]
 
 
 def test_a_position_left_unfilled_stays_as_written_as_claude_code_leaves_it():

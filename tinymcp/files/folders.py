@@ -177,7 +177,8 @@ def folder_host(folder):
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
     host reads it)`` of each prompt file under ``folder``, by path: names starting with
-    "." are skipped, files and folders alike; a symlinked folder is followed once, when
+    "." are skipped, files and folders alike (not by Gemini CLI or Codex, in their
+    folders; Codex reads no subfolder there); a symlinked folder is followed once, when
     its real path is inside ``folder`` (else a problem); of a folder holding a
     ``SKILL.md``, that file alone; in a host's own folder
     (``folder_host``), the files that host reads; of a Claude Code plugin (a folder
@@ -215,8 +216,9 @@ def _walk(folder, max_depth, problems):
         extension = "gemini-extension.json" in by_name
         subfolders = []
         for name, entry in sorted(by_name.items()):
-            if name.startswith(".") or (plugin and name not in ("commands", "skills")) or (
-                    extension and name != "commands"):
+            # (Gemini CLI's glob and Codex's listing take dot files too)
+            if name.startswith(".") and kind not in ("gemini", "codex") or (
+                    plugin and name not in ("commands", "skills")) or (extension and name != "commands"):
                 continue
             rel = join(rel_top, name)
             try:
@@ -230,10 +232,10 @@ def _walk(folder, max_depth, problems):
                 if not _inside(real, followed[0]) or real in followed or _inside(os.path.realpath(top), real):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
-            if is_folder:
+            if is_folder and kind != "codex":  # (Codex reads its prompts folder's own files only)
                 subfolders.append((rel, entry.path, named_top if plugin or extension else join(named_top, name),
                                    "command" if plugin and name == "commands" else "gemini" if extension else kind))
-            elif name.lower().endswith(_HOST_SUFFIXES.get(kind, _SUFFIXES)):
+            elif not is_folder and name.lower().endswith(_HOST_SUFFIXES.get(kind, _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
             if depth < max_depth:

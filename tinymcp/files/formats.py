@@ -127,7 +127,8 @@ def parse(relpath, text, host=None):
         return _gemini(relpath, text)
     skill = relpath.rsplit("/", 1)[-1] == "SKILL.md"
     result = PromptFile("skill" if skill else "vscode" if lower.endswith(".prompt.md") else "mcp")
-    front, body_line, body = _front_matter(result, text)
+    codex = host == "codex" and result.format == "mcp"
+    front, body_line, body = _codex_front(text) if codex else _front_matter(result, text)
     if front is None:
         return result
     if result.format == "mcp" and (host in ("command", "codex") or _is_command(front, body)):
@@ -159,6 +160,22 @@ def _front_matter(result, text):
         result.fail(2, None, "", "front matter: expected 'key: value' lines, got a list")
         return None, 0, ""
     return value or {}, end + 2, "\n".join(lines[end + 1:])
+
+
+def _codex_front(text):
+    """``(front matter, first body line, body)`` as Codex reads a prompt's: no YAML, but each
+    line between '---' lines split at its first ':' (``description: Fix: the test``), its
+    key lowercased and one pair of quotes taken off its value; only the description and the
+    argument hint count, and a front matter never closed is text."""
+    lines = text.split("\n")
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), 0) if lines[0].strip() == "---" else 0
+    front = {}
+    for line in lines[1:end]:
+        key, colon, value = line.strip().partition(":")
+        key, value = key.strip().lower(), value.strip()
+        if colon and key in ("description", "argument-hint", "argument_hint"):  # (a '#' line: no such key)
+            front[key] = value[1:-1] if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" else value
+    return front, end + 2 if end else 1, "\n".join(lines[end + 1:]) if end else text
 
 
 def _lenient_hint(text):
@@ -406,7 +423,7 @@ def _command(result, relpath, front, body_line, body, name=None):
     named = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
     pieces = _dollar_pieces(body, named, result.format == "codex", hinted)
-    prompt["arguments"], names = _command_arguments(pieces, body, hint, named)
+    prompt["arguments"], names = _command_arguments(pieces, body, hint, named, result.format == "codex")
     _single(result, prompt, "".join(
         _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
 
@@ -455,8 +472,9 @@ def _dollar_pieces(body, named, codex=False, hinted=()):
             out.append(body[start:])
             return out
         found = _placeholder(body, at, named, codex, upper)
-        # (\$1: a literal $1; a doubled backslash escapes nothing, as Claude Code reads it)
-        if at and body[at - 1] == "\\" and body[at - 2:at] != "\\\\" and found is not None:
+        # (\$1: a literal $1; a doubled backslash escapes nothing, as Claude Code reads it; in
+        # Codex, a backslash is text)
+        if at and body[at - 1] == "\\" and body[at - 2:at] != "\\\\" and found is not None and not codex:
             out.append(body[start:at - 1])
             start, at = at, at + found[0]
         elif body.startswith("$$", at):  # kept as written, and no placeholder after it
@@ -505,7 +523,7 @@ def _digits_end(body, at):
     return at
 
 
-def _command_arguments(pieces, body, hint, named=()):
+def _command_arguments(pieces, body, hint, named=(), codex=False):
     """The declared arguments, in order of first use, and each placeholder's argument
     name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
     ``named`` (front matter ``arguments``) names them, as Claude Code's skills do
@@ -539,8 +557,8 @@ def _command_arguments(pieces, body, hint, named=()):
                 name, suffix = "%s_%d" % (base, suffix), suffix + 1
             taken.add(name)
             # (unfilled, it stays as written, as Claude Code leaves it: Cursor and Windsurf never
-            # fill it, and skills hold `awk '{print $1}'`)
-            arg = {"name": name, "description": "Argument %d" % (position + 1), "default": "$%d" % key}
+            # fill it, and skills hold `awk '{print $1}'`; Codex makes it nothing)
+            arg = {"name": name, "description": "Argument %d" % (position + 1), "default": "" if codex else "$%d" % key}
         elif kind == "all":
             arg = typed
         else:
@@ -631,7 +649,11 @@ def _gemini(relpath, text):
         result.fail(line, column, "", "invalid TOML: %s" % message)
         return result
     result.lines.update(_toml_lines(text))
-    prompt = {"name": prompt_name(relpath)}
+    # (Gemini CLI's name: in each part, what is not an ASCII letter, a digit, '_', '-' or '.' is
+    # '_' (two past U+FFFF, as JavaScript counts), and a part over 50 is cut to 47 and '...')
+    parts = ["".join(c if c in _BARE_KEY or c == "." else "_" * (1 + (c > "\uffff")) for c in part)
+             for part in relpath[:-5].split("/")]
+    prompt = {"name": ":".join(part if len(part) <= 50 else part[:47] + "..." for part in parts)}
     # (Gemini CLI's own words when a command has none)
     description = data.get("description", "")  # (Gemini CLI: an empty one is none)
     prompt["description"] = description if description != "" else "Custom command from %s" % relpath.rsplit("/", 1)[-1]
