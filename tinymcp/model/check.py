@@ -150,13 +150,11 @@ class Check:
         value = self.field(obj, key, path, "integer")
         if value is None:
             return None
-        got = value if -10 ** 19 < value < 10 ** 19 else "one of more than 19 digits"  # (no text of 4,300)
-        if value < minimum:
-            self.fail(join(path, key), "expected an integer of %d or more, got %s" % (minimum, got))
-        elif maximum is not None and value > maximum:
-            self.fail(join(path, key), "expected an integer of %d or less, got %s" % (maximum, got))
-        else:
+        if minimum <= value and (maximum is None or value <= maximum):
             return value
+        got = value if -10 ** 19 < value < 10 ** 19 else "one of more than 19 digits"  # (no text of 4,300)
+        bound = "%d or more" % minimum if value < minimum else "%d or less" % maximum
+        self.fail(join(path, key), "expected an integer of %s, got %s" % (bound, got))
         return None
 
     def one_of(self, obj, key, path, choices, default=None):

@@ -88,8 +88,7 @@ def load_config(config, owned=False):
                    "and the command line: pass Server() what load_files(config) returns")
     server = check.field(config, "server", "", "object") or {}
     check.keys(server, "server", _SERVER_KEYS)
-    info = {key: server[key] for key in _SERVER_KEYS if check.field(server, key, "server", "string")
-            is not None}
+    info = {key: server[key] for key in _SERVER_KEYS if check.field(server, key, "server", "string") is not None}
     if info.get("name") == "":
         check.fail("server.name", "expected a non-empty string")
     page_size = check.bounded(config, "page_size", "", 1)

@@ -56,12 +56,9 @@ class Limits:
         if check.obj(obj, path) is None:
             return {}
         check.keys(obj, path, tuple(cls.DEFAULTS))
-        values = {}
-        for name, (_default, minimum, maximum) in cls.DEFAULTS.items():
-            value = check.bounded(obj, name, path, minimum, maximum)
-            if value is not None:
-                values[name] = value
-        return values
+        values = {name: check.bounded(obj, name, path, minimum, maximum)
+                  for name, (_default, minimum, maximum) in cls.DEFAULTS.items()}
+        return {name: value for name, value in values.items() if value is not None}
 
     def merged(self, overrides):
         """A copy with ``overrides`` (a dict; None values ignored) applied."""

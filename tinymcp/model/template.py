@@ -72,12 +72,9 @@ def parse_template(text, kind=Template):
         elif match.group(1):
             parts += ("".join(literal), match.group(1))
             literal = []
-        elif piece == "}":
-            raise ValueError("'}' at column %d closes no placeholder; write '}}' for a literal brace"
-                             % (match.start() + 1))
-        else:
-            raise ValueError("'{' at column %d opens no placeholder; write '{{' for a literal brace"
-                             % (match.start() + 1))
+        else:  # (a stray brace, or "{}")
+            raise ValueError("%r at column %d %s no placeholder; write %r for a literal brace" % (
+                piece[0], match.start() + 1, "closes" if piece == "}" else "opens", piece[0] * 2))
     literal.append(text[at:])
     parts.append("".join(literal))
     return parts[0] if len(parts) == 1 else kind(parts)

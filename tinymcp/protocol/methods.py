@@ -34,10 +34,11 @@ class Method:
         self.check = check or (lambda params: None)
 
 
-def _string(params, key, what=None):
+def _param(params, key, what=None, kind=str):
+    """``params[key]`` if it is a ``kind``: a string, or with ``dict`` an object; else -32602."""
     value = params.get(key)
-    if type(value) is not str:
-        raise InvalidParams("Invalid params: %s must be a string" % (what or key))
+    if type(value) is not kind:
+        raise InvalidParams("Invalid params: %s must be %s" % (what or key, "a string" if kind is str else "an object"))
     return value
 
 
@@ -175,16 +176,14 @@ def _get_result(call, p, messages, limits):
 
 
 def _complete_params(params):
-    ref = params.get("ref")
-    if type(ref) is not dict:
-        raise InvalidParams("Invalid params: ref must be an object")
+    ref = _param(params, "ref", kind=dict)
     kind = ref.get("type")
     if kind == "ref/resource":
         raise InvalidParams("Invalid params: tinymcp serves no resources, so ref/resource "
                             "has no completions")
     if kind != "ref/prompt":
         raise InvalidParams("Invalid params: ref.type must be 'ref/prompt'")
-    name = _string(ref, "name", "ref.name")
+    name = _param(ref, "name", "ref.name")
     argument = params.get("argument")
     if type(argument) is not dict or type(argument.get("name")) is not str \
             or type(argument.get("value")) is not str:
@@ -221,13 +220,6 @@ def _discover(session, call, args):
     return _cache_hints(session, _instructed(session, result))
 
 
-def _listen_params(params):
-    wanted = params.get("notifications")
-    if type(wanted) is not dict:
-        raise InvalidParams("Invalid params: notifications must be an object")
-    return wanted
-
-
 def _listen(session, call, wanted):
     honoured = session.conn.open_stream(call.rid, wanted)
     # 2026-07-28 subscriptions "Acknowledgment": MUST be the first message for this stream.
@@ -239,14 +231,15 @@ def _listen(session, call, wanted):
 #: method name -> its row. 2026-07-28 removed initialize, notifications/initialized, ping
 #: and logging/setLevel, and added server/discover and subscriptions/listen.
 REGISTRY = {m.name: m for m in (
-    Method("initialize", _initialize, stateless=False, check=lambda params: _string(params, "protocolVersion")),
+    Method("initialize", _initialize, stateless=False, check=lambda params: _param(params, "protocolVersion")),
     # 2025-11-25 ping "Behavior Requirements": MUST respond promptly with {}
     Method("ping", lambda session, call, args: {}, stateless=False),
     Method("logging/setLevel", _set_level, stateless=False, check=lambda params: params.get("level")),
     Method("prompts/list", _prompts_list, check=lambda params: params.get("cursor")),
     Method("prompts/get", _prompts_get,
-           check=lambda params: (_string(params, "name"), params.get("arguments"), params)),
+           check=lambda params: (_param(params, "name"), params.get("arguments"), params)),
     Method("completion/complete", _complete, check=_complete_params),
     Method("server/discover", _discover, handshake=False, probe=True),
-    Method("subscriptions/listen", _listen, handshake=False, check=_listen_params),
+    Method("subscriptions/listen", _listen, handshake=False,
+           check=lambda params: _param(params, "notifications", kind=dict)),
 )}

@@ -79,11 +79,9 @@ def handshake(requested):
     the server supports the requested version it MUST respond with the same version;
     otherwise with another it supports (SHOULD be its latest).
     """
-    rev = REVISIONS.get(requested)
-    return rev if rev is not None and not rev.stateless else LATEST_HANDSHAKE
+    return REVISIONS[requested] if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE
 
 
 def stateless(version):
     """The stateless revision named ``version``, or None when we do not serve it."""
-    rev = REVISIONS.get(version)
-    return rev if rev is not None and rev.stateless else None
+    return REVISIONS[version] if version in STATELESS_VERSIONS else None

@@ -16,7 +16,7 @@ from ..codec import dumps, escaped_size
 from ..errors import InvalidParams, clip
 from ..model.config import decode_cursor, encode_cursor
 from ..model.prompt import too_big
-from .methods import Method, _cache_hints, _prompts_get, _string
+from .methods import Method, _cache_hints, _param, _prompts_get
 from .state import Deferred
 
 _OUTPUT = {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}
@@ -56,7 +56,7 @@ def _tools_list(session, call, cursor):
 
 
 def _call_params(params):
-    name, arguments = _string(params, "name"), params.get("arguments")
+    name, arguments = _param(params, "name"), params.get("arguments")
     if arguments is not None and type(arguments) is not dict:
         raise InvalidParams("Invalid params: arguments must be an object")
     if name not in ("list_prompts", "get_prompt"):  # (tools "Error Handling": unknown tool)
