@@ -637,17 +637,27 @@ def test_gemini_cli_command_names_and_hidden_files_as_gemini_cli_gives_them(tmp_
     long = "x" * 51
     root = write(tmp_path / ".gemini" / "commands", {
         "my cmd.toml": COMMIT, "legacy:old.toml": COMMIT, "dir é/v1.2.toml": COMMIT,
-        long + ".toml": COMMIT, ".hidden.toml": COMMIT, ".team/review.toml": COMMIT})
+        long + ".toml": COMMIT, ".hidden.toml": COMMIT, ".team/review.toml": COMMIT,
+        "SKILL.md": "---\nname: s\ndescription: S\n---\nS\n"})  # (no skill there: not a .toml)
     assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == sorted([
         "my_cmd", "legacy_old", "dir__:v1.2", "x" * 47 + "...", ".hidden", ".team:review"])
     [p] = [p for p in tinymcp.load_files(prompt_dirs=[root]).prompts.by_name.values() if p["name"] == "my_cmd"]
     assert p["description"] == "Commit"
+    # (elsewhere a .toml is named by its path, as every prompt file is)
+    plain = write(tmp_path / "plain", {"Code Review.toml": COMMIT, "Équipe/y.toml": COMMIT})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[plain]))) == ["Code Review", "Équipe:y"]
 
 
 def test_a_codex_prompts_folder_serves_its_own_files_only_as_codex_reads_it(tmp_path):
-    # (Codex lists the prompts folder's files, none in its subfolders, dot files too)
-    root = write(tmp_path / ".codex" / "prompts", {"fix.md": FIX, "old/fix2.md": FIX, ".mine.md": FIX})
-    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == [".mine", "fix"]
+    # (Codex lists the prompts folder's files, none in its subfolders, so neither a folder
+    # linked elsewhere nor a SKILL.md makes a skill or a problem there)
+    root = write(tmp_path / ".codex" / "prompts", {"fix.md": FIX, "old/fix2.md": FIX, "SKILL.md": FIX,
+                                                   ".claude-plugin/plugin.json": '{"name": "p"}', ".md": FIX})
+    os.symlink(str(tmp_path), os.path.join(root, "linked"))
+    os.symlink("user@host.1:1", os.path.join(root, ".#fix.md"))  # (Emacs's lock while fix.md is edited)
+    notes = []
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root], notes=notes))) == ["SKILL", "fix"]
+    assert notes == []
 
 
 @pytest.mark.parametrize("host", [".claude/commands", ".codex/prompts", ".opencode/command",

@@ -279,7 +279,7 @@ def test_codex_reads_its_front_matter_line_by_line_and_fills_what_is_not_given_w
     # lowercases the key, takes one pair of quotes off, knows description and argument-hint
     # only, and takes a front matter never closed as text; an unfilled $2 is nothing there,
     # and a backslash before $1 is text
-    text = ("---\nDescription: Fix: the test\n# a comment\nargument_hint: '[file] [line]'\n"
+    text = ("---\nDescription: Fix: the test\n# a comment\nargument-hint: [a]\nargument_hint: '[file] [line]'\n"
             "model: o3: high\nno colon\n---\nFix $1 at \\$2.\n")
     result = parsed("fix.md", text, "codex")
     assert result.prompt["description"] == "Fix: the test"

@@ -177,8 +177,8 @@ def folder_host(folder):
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
     host reads it)`` of each prompt file under ``folder``, by path: names starting with
-    "." are skipped, files and folders alike (not by Gemini CLI or Codex, in their
-    folders; Codex reads no subfolder there); a symlinked folder is followed once, when
+    "." are skipped, files and folders alike (not in Gemini CLI's folders; Codex reads no
+    subfolder of its own); a symlinked folder is followed once, when
     its real path is inside ``folder`` (else a problem); of a folder holding a
     ``SKILL.md``, that file alone; in a host's own folder
     (``folder_host``), the files that host reads; of a Claude Code plugin (a folder
@@ -201,23 +201,25 @@ def _walk(folder, max_depth, problems):
             problems.append((rel_top or ".", ("cannot read the folder: %s" if rel_top else "%s")
                              % (exc.strerror or exc)))
             continue
-        if SKILL in by_name:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
+        # (Codex and Gemini CLI list their folders' own files: no skill, plugin or extension there)
+        hosted = kind in ("codex", "gemini")
+        if SKILL in by_name and not hosted:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
             continue
         manifest = os.path.join(top, ".claude-plugin", "plugin.json")
         # (a marketplace's .claude-plugin holds its marketplace.json alone: its plugins are below)
-        plugin = ".claude-plugin" in by_name and by_name[".claude-plugin"].is_dir() and (os.path.lexists(
-            manifest) or not os.path.lexists(os.path.join(top, ".claude-plugin", "marketplace.json")))
+        plugin = not hosted and ".claude-plugin" in by_name and by_name[".claude-plugin"].is_dir() and (
+            os.path.lexists(manifest) or not os.path.lexists(os.path.join(top, ".claude-plugin", "marketplace.json")))
         if plugin:  # (its commands and skills are named as its own: plugin:command)
             named_top = named_top or os.path.basename(os.path.abspath(top))
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
         # (a Gemini CLI extension: its commands/ alone, named from there, as Gemini names them)
-        extension = "gemini-extension.json" in by_name
+        extension = not hosted and "gemini-extension.json" in by_name
         subfolders = []
         for name, entry in sorted(by_name.items()):
-            # (Gemini CLI's glob and Codex's listing take dot files too)
-            if name.startswith(".") and kind not in ("gemini", "codex") or (
+            # (Gemini CLI's glob takes dot files too)
+            if name.startswith(".") and kind != "gemini" or (
                     plugin and name not in ("commands", "skills")) or (extension and name != "commands"):
                 continue
             rel = join(rel_top, name)
@@ -225,6 +227,8 @@ def _walk(folder, max_depth, problems):
                 is_folder = entry.is_dir()
             except OSError:
                 is_folder = False
+            if is_folder and kind == "codex":
+                continue  # (Codex reads its prompts folder's own files only)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
                 real = os.path.realpath(entry.path)
                 if not _inside(real, followed[0]):
@@ -232,10 +236,10 @@ def _walk(folder, max_depth, problems):
                 if not _inside(real, followed[0]) or real in followed or _inside(os.path.realpath(top), real):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
-            if is_folder and kind != "codex":  # (Codex reads its prompts folder's own files only)
+            if is_folder:
                 subfolders.append((rel, entry.path, named_top if plugin or extension else join(named_top, name),
                                    "command" if plugin and name == "commands" else "gemini" if extension else kind))
-            elif not is_folder and name.lower().endswith(_HOST_SUFFIXES.get(kind, _SUFFIXES)):
+            elif name.lower().endswith(_HOST_SUFFIXES.get(kind, _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
             if depth < max_depth:

@@ -124,15 +124,16 @@ def parse(relpath, text, host=None):
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lower = relpath.lower()
     if lower.endswith(".toml"):
-        return _gemini(relpath, text)
+        return _gemini(relpath, text, host)
     skill = relpath.rsplit("/", 1)[-1] == "SKILL.md"
-    result = PromptFile("skill" if skill else "vscode" if lower.endswith(".prompt.md") else "mcp")
-    codex = host == "codex" and result.format == "mcp"
-    front, body_line, body = _codex_front(text) if codex else _front_matter(result, text)
+    # (in a Codex prompts folder, every .md is a Codex prompt: a SKILL.md or an x.prompt.md too)
+    result = PromptFile("codex" if host == "codex" else "skill" if skill else "vscode"
+                        if lower.endswith(".prompt.md") else "mcp")
+    front, body_line, body = _codex_front(text) if host == "codex" else _front_matter(result, text)
     if front is None:
         return result
-    if result.format == "mcp" and (host in ("command", "codex") or _is_command(front, body)):
-        result.format = "codex" if host == "codex" else "command"
+    if result.format == "mcp" and (host == "command" or _is_command(front, body)):
+        result.format = "command"
     {"mcp": _mcp, "command": _command, "codex": _command, "vscode": _vscode, "skill": _skill}[
         result.format](result, relpath, front, body_line, body)
     return result
@@ -174,7 +175,8 @@ def _codex_front(text):
         key, colon, value = line.strip().partition(":")
         key, value = key.strip().lower(), value.strip()
         if colon and key in ("description", "argument-hint", "argument_hint"):  # (a '#' line: no such key)
-            front[key] = value[1:-1] if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" else value
+            quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
+            front[key.replace("_", "-")] = value[1:-1] if quoted else value  # (the last given counts)
     return front, end + 2 if end else 1, "\n".join(lines[end + 1:]) if end else text
 
 
@@ -630,7 +632,7 @@ def _dots_squared(text):
     return total
 
 
-def _gemini(relpath, text):
+def _gemini(relpath, text, host=None):
     result = PromptFile("gemini")
     try:
         import tomllib  # novermin (3.11+; older Pythons get the message below)
@@ -649,11 +651,14 @@ def _gemini(relpath, text):
         result.fail(line, column, "", "invalid TOML: %s" % message)
         return result
     result.lines.update(_toml_lines(text))
-    # (Gemini CLI's name: in each part, what is not an ASCII letter, a digit, '_', '-' or '.' is
-    # '_' (two past U+FFFF, as JavaScript counts), and a part over 50 is cut to 47 and '...')
-    parts = ["".join(c if c in _BARE_KEY or c == "." else "_" * (1 + (c > "\uffff")) for c in part)
-             for part in relpath[:-5].split("/")]
-    prompt = {"name": ":".join(part if len(part) <= 50 else part[:47] + "..." for part in parts)}
+    parts = relpath[:-5].split("/")
+    if host == "gemini":  # (in its folders, Gemini CLI's name: in each part, what is not an ASCII
+        # letter, a digit, '_', '-' or '.' is '_' (two past U+FFFF, as JavaScript counts), and a
+        # part over 50 is cut to 47 and '...')
+        parts = ["".join(c if c in _BARE_KEY or c == "." else "_" * (1 + (c > "\uffff")) for c in part)
+                 for part in parts]
+        parts = [part if len(part) <= 50 else part[:47] + "..." for part in parts]
+    prompt = {"name": ":".join(parts)}
     # (Gemini CLI's own words when a command has none)
     description = data.get("description", "")  # (Gemini CLI: an empty one is none)
     prompt["description"] = description if description != "" else "Custom command from %s" % relpath.rsplit("/", 1)[-1]
