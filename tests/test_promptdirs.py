@@ -651,12 +651,13 @@ def test_gemini_cli_command_names_and_hidden_files_as_gemini_cli_gives_them(tmp_
 def test_a_codex_prompts_folder_serves_its_own_files_only_as_codex_reads_it(tmp_path):
     # (Codex lists the prompts folder's files, none in its subfolders, so neither a folder
     # linked elsewhere nor a SKILL.md makes a skill or a problem there)
-    root = write(tmp_path / ".codex" / "prompts", {"fix.md": FIX, "old/fix2.md": FIX, "SKILL.md": FIX,
-                                                   ".claude-plugin/plugin.json": '{"name": "p"}', ".md": FIX})
+    root = write(tmp_path / ".codex" / "prompts", {
+        "fix.md": FIX, "old/fix2.md": FIX, "SKILL.md": FIX, "x.prompt.md": FIX, ".md": FIX,
+        ".claude-plugin/plugin.json": '{"name": "p"}'})
     os.symlink(str(tmp_path), os.path.join(root, "linked"))
     os.symlink("user@host.1:1", os.path.join(root, ".#fix.md"))  # (Emacs's lock while fix.md is edited)
     notes = []
-    assert sorted(names(tinymcp.load_files(prompt_dirs=[root], notes=notes))) == ["SKILL", "fix"]
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root], notes=notes))) == ["SKILL", "fix", "x.prompt"]
     assert notes == []
 
 

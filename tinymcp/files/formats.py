@@ -134,8 +134,9 @@ def parse(relpath, text, host=None):
         return result
     if result.format == "mcp" and (host == "command" or _is_command(front, body)):
         result.format = "command"
-    {"mcp": _mcp, "command": _command, "codex": _command, "vscode": _vscode, "skill": _skill}[
-        result.format](result, relpath, front, body_line, body)
+    # (Codex names a prompt by its file's stem: x.prompt.md is x.prompt; it reads no subfolder)
+    {"mcp": _mcp, "command": _command, "vscode": _vscode, "skill": _skill,
+     "codex": lambda *args: _command(*args, relpath[:-3])}[result.format](result, relpath, front, body_line, body)
     return result
 
 
