@@ -300,6 +300,9 @@ def test_a_position_left_unfilled_stays_as_written_as_claude_code_leaves_it():
     text = "---\nallowed-tools: Bash\n---\nRun awk '{print $1}' on the log, then $2.\n"
     assert rendered("c.md", text) == [("user", "Run awk '{print $1}' on the log, then $2.")]
     assert rendered("c.md", text, arg2="stop") == [("user", "Run awk '{print $1}' on the log, then stop.")]
+    # (as written: $ARGUMENTS[1] stays $ARGUMENTS[1], not $1)
+    text = "Compare $ARGUMENTS[0] with $ARGUMENTS[1].\n"
+    assert rendered("c.md", text, arg1="a") == [("user", "Compare a with $ARGUMENTS[1].")]
 
 
 @pytest.mark.parametrize("text", [

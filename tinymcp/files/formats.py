@@ -425,8 +425,10 @@ def _command(result, relpath, front, body_line, body, name=None):
         named = named.replace(",", " ").split()
     named = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
-    pieces = _dollar_pieces(body, named, result.format == "codex", hinted)
-    prompt["arguments"], names = _command_arguments(pieces, body, hint, named, result.format == "codex")
+    codex, written = result.format == "codex", {}  # (written: each placeholder as first written, $2 or
+    # $ARGUMENTS[2]; unfilled, it stays so)
+    pieces = _dollar_pieces(body, named, codex, hinted, written)
+    prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, codex)
     _single(result, prompt, "".join(
         _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
 
@@ -459,12 +461,13 @@ def _skill(result, relpath, front, body_line, body):
     _command(result, relpath, front, body_line, body, ":".join(folders[:-1] + [name]))
 
 
-def _dollar_pieces(body, named, codex=False, hinted=()):
+def _dollar_pieces(body, named, codex, hinted, written):
     """``body`` as literal strings and placeholders ``(kind, key)``: ``('all', None)``,
     ``('index', position)``, ``('name', name)`` or Codex's ``('upper', NAME)``: any in a
     ``codex`` prompt, else those the argument hint names (``hinted``: ``ENV=<env>``).
     Positions as Claude Code reads them: ``$`` and digits that no word character follows
-    (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0)."""
+    (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0). ``written``
+    (a dict) gets each placeholder's text as first written."""
     # (Codex names: only where no $ARGUMENTS, $N or named argument is used)
     upper = None if named or _positional(body) else True if codex else frozenset(hinted)
     named = (frozenset(named), frozenset(map(len, named)), max(map(len, named), default=0))
@@ -486,6 +489,7 @@ def _dollar_pieces(body, named, codex=False, hinted=()):
             at += 1
         else:
             out += [body[start:at], found[1:]]
+            written.setdefault(found[1:], body[at:at + found[0]])
             start = at = at + found[0]
 
 
@@ -526,7 +530,7 @@ def _digits_end(body, at):
     return at
 
 
-def _command_arguments(pieces, body, hint, named=(), codex=False):
+def _command_arguments(pieces, body, hint, named, written, codex):
     """The declared arguments, in order of first use, and each placeholder's argument
     name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
     ``named`` (front matter ``arguments``) names them, as Claude Code's skills do
@@ -561,7 +565,8 @@ def _command_arguments(pieces, body, hint, named=(), codex=False):
             taken.add(name)
             # (unfilled, it stays as written, as Claude Code leaves it: Cursor and Windsurf never
             # fill it, and skills hold `awk '{print $1}'`; Codex makes it nothing)
-            arg = {"name": name, "description": "Argument %d" % (position + 1), "default": "" if codex else "$%d" % key}
+            arg = {"name": name, "description": "Argument %d" % (position + 1),
+                   "default": "" if codex else written[piece]}
         elif kind == "all":
             arg = typed
         else:
