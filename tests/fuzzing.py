@@ -97,7 +97,9 @@ def expected_reply(line):
     if "id" not in msg:
         if "method" not in msg and ("result" in msg or "error" in msg):
             return None
-        return None if "method" in msg else ("null",)
+        # (a notification is a valid Request object without an id: any other is refused)
+        return None if type(msg.get("method")) is str and msg.get("jsonrpc") == "2.0" and (
+            msg.get("params") is None or type(msg["params"]) in (dict, list)) else ("null",)
     if "method" not in msg and ("result" in msg or "error" in msg):
         return None
     return ("id", msg["id"]) if is_valid_id(msg["id"]) else ("null",)

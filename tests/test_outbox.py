@@ -30,7 +30,7 @@ def test_cancel_of_unknown_or_finished_id_is_ignored(wire):
     assert wire.result("ping") == {}
     assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}) == []
     assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}) == []
-    assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": 7}) == []
+    assert wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": None}}) == []
     assert wire.result("ping") == {}
 
 

@@ -71,9 +71,23 @@ def test_request_without_method_is_invalid_request(wire):
 
 def test_notifications_never_get_a_reply(wire):
     assert wire.send({"jsonrpc": "2.0", "method": "nope"}) == []
-    assert wire.send({"jsonrpc": "2.0", "method": "prompts/get", "params": 5}) == []
-    assert wire.send({"jsonrpc": "1.0", "method": "nope"}) == []
-    assert wire.send({"jsonrpc": "2.0", "method": 3}) == []
+    assert wire.send({"jsonrpc": "2.0", "method": "prompts/get", "params": {"name": 5}}) == []
+    assert wire.send({"jsonrpc": "2.0", "method": "nope", "params": None}) == []
+
+
+@pytest.mark.parametrize("msg, why", [
+    ({"jsonrpc": "2.0", "method": 1, "params": "bar"}, "method must be a string"),  # (JSON-RPC 2.0 section 7's)
+    ({"jsonrpc": "1.0", "method": "nope"}, '"jsonrpc" must be "2.0"'),
+    ({"method": "nope"}, '"jsonrpc" must be "2.0"'),
+    ({"jsonrpc": "2.0", "method": "prompts/get", "params": 5}, "params must be an object or an array"),
+    ({"jsonrpc": "2.0", "method": None}, "method must be a string"),
+    ({"jsonrpc": "2.0"}, "no method"),
+])
+def test_an_invalid_request_object_without_an_id_is_no_notification_and_is_refused(wire, msg, why):
+    # JSON-RPC 2.0 section 4.1: a notification is a Request object without an id; section 7's
+    # example answers {"jsonrpc": "2.0", "method": 1, "params": "bar"} -32600, id null
+    assert wire.send(msg, PING) == [{"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "Invalid Request: " + why}}, {"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 
 def test_client_responses_are_ignored(wire):

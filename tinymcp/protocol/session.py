@@ -359,15 +359,16 @@ class Session:
         method = msg.get("method")
         if method is None and is_response(msg):
             return None  # a response to nothing we sent: ignored
-        if "id" not in msg:
-            # JSON-RPC 2.0 section 4.1: a notification is never answered, not even an
-            # error (a malformed one neither).
-            if type(method) is str and msg.get("jsonrpc") == "2.0":
-                self._on_notification(method, msg.get("params"))
-            elif "method" not in msg:
-                raise InvalidRequest("Invalid Request: no method")
+        if "id" in msg:
+            req.rid = check_id(msg)
+        elif type(method) is str and msg.get("jsonrpc") == "2.0":
+            # JSON-RPC 2.0 section 4.1: a notification is never answered, not even an error. An
+            # invalid Request object is none (its params too: section 4.2, "MUST be provided as
+            # a Structured value"): section 7's own example answers it -32600, id null.
+            if msg.get("params") is not None and type(msg["params"]) not in (dict, list):
+                raise InvalidRequest("Invalid Request: params must be an object or an array")
+            self._on_notification(method, msg.get("params"))
             return None
-        req.rid = check_id(msg)
         if msg.get("jsonrpc") != "2.0":  # JSON-RPC 2.0 section 4: MUST be exactly "2.0"
             raise InvalidRequest('Invalid Request: "jsonrpc" must be "2.0"')
         if type(method) is not str:
