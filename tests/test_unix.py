@@ -600,12 +600,13 @@ def test_connect_answers_what_a_dying_server_left_unanswered_and_exits_1(world):
     bridge = world.stdio("--connect", path)
     bridge.initialize()
     bridge.send(req(2, "prompts/get", {"name": "slow", "_meta": {"progressToken": "t"}}),
-                req("3", "ping"), {"jsonrpc": "2.0", "id": 1.5, "method": "ping"})
-    # (the render runs; the ping is answered; so is id 1.5, with id null: a refusal the bridge
-    # once matched to request 2, which then went unanswered)
-    got = [bridge.frame(), bridge.frame(), bridge.frame()]
+                req("3", "ping"), {"jsonrpc": "2.0", "id": 1.5, "method": "ping"}, {"jsonrpc": "2.0", "method": 1})
+    # (the render runs; the ping is answered; so are id 1.5 and the invalid object without an
+    # id, each with id null: refusals the bridge once matched to request 2, which then went
+    # unanswered)
+    got = [bridge.frame() for _ in range(4)]
     assert {"jsonrpc": "2.0", "id": "3", "result": {}} in got
-    assert [m.get("id", "no id") for m in got].count(None) == 1
+    assert [m.get("id", "no id") for m in got].count(None) == 2
     assert [m.get("method") for m in got].count("notifications/progress") == 1
     server.kill(signal.SIGKILL)
     reply = bridge.frame()

@@ -162,6 +162,16 @@ def notification(method, params=None):
     return msg
 
 
+def is_notification(msg):
+    """A notification: a valid Request object without an id (JSON-RPC 2.0 section 4.1: its
+    ``params``, when given, "MUST be provided as a Structured value", section 4.2; null is
+    taken as absent). Any other object without an id is an invalid Request, refused -32600
+    with id null, as section 7's own example answers ``{"jsonrpc": "2.0", "method": 1}``."""
+    params = msg.get("params")
+    return "id" not in msg and type(msg.get("method")) is str and msg.get("jsonrpc") == "2.0" and (
+        params is None or type(params) is dict or type(params) is list)
+
+
 def is_response(msg):
     """A JSON-RPC response (a client's answer, never answered back): no method, a result
     or an error."""

@@ -32,7 +32,8 @@ from ..errors import CallbackFailed, ConfigError, InternalError, InvalidParams, 
 from ..model.check import Check, plain
 from ..model.config import load_config
 from ..model.limits import Limits
-from .jsonrpc import LineBuffer, Refused, TooLong, check_id, error, is_response, notification, read_line, response
+from .jsonrpc import (LineBuffer, Refused, TooLong, check_id, error, is_notification, is_response, notification,
+                      read_line, response)
 from .methods import REGISTRY, server_info, stateless_result
 from .outbox import BATCH_OVERHEAD, Batch, Outbox
 from .revisions import LATEST_STATELESS
@@ -361,12 +362,7 @@ class Session:
             return None  # a response to nothing we sent: ignored
         if "id" in msg:
             req.rid = check_id(msg)
-        elif type(method) is str and msg.get("jsonrpc") == "2.0":
-            # JSON-RPC 2.0 section 4.1: a notification is never answered, not even an error. An
-            # invalid Request object is none (its params too: section 4.2, "MUST be provided as
-            # a Structured value"): section 7's own example answers it -32600, id null.
-            if msg.get("params") is not None and type(msg["params"]) not in (dict, list):
-                raise InvalidRequest("Invalid Request: params must be an object or an array")
+        elif is_notification(msg):  # JSON-RPC 2.0 section 4.1: never answered, not even an error
             self._on_notification(method, msg.get("params"))
             return None
         if msg.get("jsonrpc") != "2.0":  # JSON-RPC 2.0 section 4: MUST be exactly "2.0"
@@ -374,6 +370,8 @@ class Session:
         if type(method) is not str:
             raise InvalidRequest("Invalid Request: method must be a string"
                                  if "method" in msg else "Invalid Request: no method")
+        if "id" not in msg:  # (an invalid Request object, not a notification: ``is_notification``)
+            raise InvalidRequest("Invalid Request: params must be an object or an array")
         req.method = method
         req.keyed = method not in NEVER_CANCELLED
         return self._call(req, method, msg.get("params"))

@@ -18,6 +18,7 @@ from ..codec import encode, loads
 from ..io.log import stderr_log
 from ..io.pump import DRAIN_SECONDS, QUIET_ERRORS, read_some
 from ..io.stdio import nonblocking_pipes, restore_blocking
+from ..protocol.jsonrpc import is_notification, is_response
 
 #: bytes held for the slower side, each way, before the faster one is read no more
 BUFFERED = 1024 * 1024
@@ -26,6 +27,8 @@ TRACKED = 64 * 1024 * 1024
 #: how every reply the server writes begins: only the id after it is decoded (a rendered
 #: prompt of 8 MiB costs pure-Python JSON, as on python3-minimal, seconds to decode whole)
 _REPLY = b'{"jsonrpc":"2.0","id":'
+#: what stands among the ids asked for an object without an id that the server refuses
+_REFUSED = object()
 
 
 def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
@@ -109,8 +112,11 @@ class _Relay:
             for msg in self._messages("host", data):
                 if "method" in msg and "id" in msg:
                     self.asked[_key(msg["id"])] = msg["id"]
-                elif msg.get("method") == "notifications/cancelled" and type(msg.get("params")) is dict:
-                    self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
+                elif is_notification(msg):
+                    if msg["method"] == "notifications/cancelled" and type(msg.get("params")) is dict:
+                        self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
+                elif "id" not in msg and not is_response(msg):  # (refused, id null: held for that error)
+                    self.asked[("refused", object())] = _REFUSED
 
     def _to_server(self):
         try:
@@ -134,7 +140,8 @@ class _Relay:
             elif "method" not in msg and "id" in msg and self.asked and (msg.get("refused") or type(
                     msg.get("error")) is dict and msg["error"].get("code") == -32600):
                 # a line or batch item refused unread (-32600, id null): one with an id of no
-                # type an id may be (1.5, true), else too long or too deep: the oldest asked
+                # type an id may be (1.5, true) or an invalid object without one (``_REFUSED``),
+                # else too long or too deep: the oldest asked
                 del self.asked[next((key for key in self.asked if key[0] not in ("int", "str")),
                                     next(iter(self.asked)))]
         return bool(data)
@@ -184,6 +191,7 @@ class _Relay:
         unanswered), answer what it left unanswered (-32000, as the SDKs call a closed
         connection); give the host the rest while it reads (a line the server left
         unfinished ended first, so the next is whole), then end."""
+        self.asked = {key: rid for key, rid in self.asked.items() if rid is not _REFUSED}  # (no request)
         self.server_first = self.in_open or bool(self.asked)
         if self.mid_line:
             self.to_host += b"\n"
