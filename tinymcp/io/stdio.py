@@ -14,7 +14,7 @@ import os
 import stat
 import sys
 
-from ..protocol.session import Session, quiet
+from ..protocol.session import Session, log_hook
 from .loop import Loop
 from .pump import DRAIN_SECONDS, READ_SIZE, Hub, StreamPump
 
@@ -64,7 +64,7 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
     the diagnostics hook (default: the server's, else stderr). The ``server`` is never
     changed.
     """
-    log = quiet(log) if log else server.log or stderr_log  # (a hook never raises: Server)
+    log = log_hook(log, server, stderr_log)
     poll = CAN_POLL_PIPES if poll is None else poll
     sys.stdout.flush()
     wire, saved_out = os.dup(out_fd), os.dup(out_fd)

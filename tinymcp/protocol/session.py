@@ -64,15 +64,32 @@ def no_log(level, message, exc=None):
     """A log hook that drops operator diagnostics."""
 
 
-def quiet(log):
-    """``log``, a caller's hook, made never to raise: a failing hook must cost no client
-    its answer and never end a loop (each line it fails to take is lost)."""
-    def hook(level, message, exc=None):
+class _Quiet:
+    """A caller's log hook that never raises: a failing hook must cost no client its
+    answer and never end a loop (each line it fails to take is lost)."""
+
+    __slots__ = ("log",)
+
+    def __init__(self, log):
+        self.log = log
+
+    def __call__(self, level, message, exc=None):
         try:
-            log(level, message, exc)
+            self.log(level, message, exc)
         except Exception:
             pass
-    return hook
+
+
+def quiet(log):
+    """``log`` made never to raise; one made so already is returned as it is (a
+    transport's, handed on to its sessions, is wrapped once)."""
+    return log if type(log) is _Quiet else _Quiet(log)
+
+
+def log_hook(log, server, default):
+    """The diagnostics hook of a session or a transport: ``log`` made never to raise,
+    else the server's (made so), else ``default``."""
+    return quiet(log) if log else server.log or default
 
 
 class Server:
@@ -182,7 +199,7 @@ class Session:
         if not isinstance(server, Server):
             server = Server(server)
         self.server = server
-        self.log = quiet(log) if log else server.log or no_log
+        self.log = log_hook(log, server, no_log)
         self.conn = Connection(server, list_changed is not False)
         self.outbox = Outbox()
         self.executor = executor

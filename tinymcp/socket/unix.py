@@ -29,7 +29,7 @@ from ..io.loop import Loop
 from ..io.pump import Hub, StreamPump, read_some
 from ..io.workers import Workers
 from ..protocol.jsonrpc import error
-from ..protocol.session import Session, quiet
+from ..protocol.session import Session, log_hook
 
 DEFAULT_MAX_CLIENTS = 1024
 #: Per connection: stop reading a client while this much output waits for it ...
@@ -341,7 +341,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
     ``mode`` and ``gid``: the socket file's permissions and group (see ``listen``); the
     peer check (own uid, root, ``allow_uids``) still gates every connection.
     """
-    log = quiet(log) if log else server.log or stderr_log  # (a hook never raises: Server)
+    log = log_hook(log, server, stderr_log)
     listener, ident = listen(path, log, mode=mode, gid=gid)
     loop = Loop()
     hub = Hub(loop, server, log)
