@@ -231,9 +231,10 @@ def _walk(folder, max_depth, problems):
                 continue  # (Codex reads its prompts folder's own files only)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
                 real = os.path.realpath(entry.path)
-                if not _inside(real, followed[0]):
+                outside = not _inside(real, followed[0])
+                if outside:
                     problems.append((rel, "a symlink to %s, outside the prompt folder: not followed" % real))
-                if not _inside(real, followed[0]) or real in followed or _inside(os.path.realpath(top), real):
+                if outside or real in followed or _inside(os.path.realpath(top), real):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
