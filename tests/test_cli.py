@@ -65,6 +65,17 @@ def test_a_printout_shows_what_stdout_cannot_encode_escaped(tmp_path, args):
 
 # --- --check, and an invalid config --------------------------------------------------------
 
+@pytest.mark.parametrize("args", [["--check"], ["--connect", "/nonexistent/tinymcp.sock"]])
+def test_the_cycle_collector_paused_at_start_is_back_on_after_the_load(args):
+    # (python -m tinymcp starts with it off; left off, a long-running server or bridge
+    # would never free a reference cycle)
+    code = ("import gc, sys; gc.disable(); from %s import cli; "
+            "rc = cli.main(%r, gc_paused=True); print(rc, gc.isenabled())" % (PACKAGE, args))
+    out = subprocess.run([sys.executable, "-c", code], env=server_env(), capture_output=True,
+                         text=True, timeout=60).stdout
+    assert out.split()[-2:] == ["0" if args == ["--check"] else "1", "True"]
+
+
 def test_check_without_config_accepts_the_default_prompts():
     rc, out, err = run(["--check"])
     assert rc == 0, err

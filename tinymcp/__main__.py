@@ -21,6 +21,8 @@ def _valid_std_fds():
 
 
 if __name__ == "__main__":
+    import gc
+    gc.disable()  # (until the prompts are loaded: cli.main says why)
     _valid_std_fds()
     import signal
     if hasattr(signal, "SIGHUP"):  # (outside serving, one racing a SIGTERM's exit ended the
@@ -33,4 +35,4 @@ if __name__ == "__main__":
         sys.path.insert(0, os.path.dirname(folder))
         __package__ = os.path.basename(folder)
     __import__(__package__ + ".cli")
-    sys.exit(sys.modules[__package__ + ".cli"].main())
+    sys.exit(sys.modules[__package__ + ".cli"].main(gc_paused=True))
