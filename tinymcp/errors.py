@@ -10,14 +10,6 @@
   command line.
 """
 
-# JSON-RPC 2.0 section 5.1 codes; -32022 is the 2026-07-28 UnsupportedProtocolVersionError.
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-UNSUPPORTED_PROTOCOL_VERSION = -32022
-
 
 class TinyMCPError(Exception):
     """Root of every error tinymcp raises on purpose."""
@@ -40,9 +32,10 @@ class ConfigError(TinyMCPError, ValueError):
 
 
 class ProtocolError(TinyMCPError):
-    """An error answer for one JSON-RPC request: code, message, optional data."""
+    """An error answer for one JSON-RPC request: code, message, optional data. Each kind's
+    code is JSON-RPC 2.0 section 5.1's, or -32022, 2026-07-28's UnsupportedProtocolVersionError."""
 
-    code = INTERNAL_ERROR
+    code = -32603  # (InternalError)
 
     def __init__(self, message, data=None):
         super().__init__(message)
@@ -56,19 +49,19 @@ class ProtocolError(TinyMCPError):
 
 
 class ParseError(ProtocolError):
-    code = PARSE_ERROR
+    code = -32700
 
 
 class InvalidRequest(ProtocolError):
-    code = INVALID_REQUEST
+    code = -32600
 
 
 class MethodNotFound(ProtocolError):
-    code = METHOD_NOT_FOUND
+    code = -32601
 
 
 class InvalidParams(ProtocolError):
-    code = INVALID_PARAMS
+    code = -32602
 
 
 class InternalError(ProtocolError):
@@ -76,7 +69,7 @@ class InternalError(ProtocolError):
 
 
 class UnsupportedProtocolVersion(ProtocolError):
-    code = UNSUPPORTED_PROTOCOL_VERSION
+    code = -32022
 
 
 class CallbackFailed(TinyMCPError):
