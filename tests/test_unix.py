@@ -567,6 +567,19 @@ def test_connect_answers_no_request_twice_when_the_server_refused_one_in_a_batch
     assert rc == 0, err
 
 
+def test_connect_answers_no_request_of_a_batch_the_server_refused_whole(world):
+    # (one -32600 with id null answers the whole batch: the bridge took it for one of the
+    # batch's requests, answered the other again, -32000, at the end, and exited 1)
+    path = world.path("s")
+    world.server("--socket", path)
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
+    batch = json.dumps([req(1, "ping"), req(2, "ping"), req(3, "ping")]) + "\n"
+    rc, out, err = run(["--connect", path], stdin=line(init) + batch.encode() + line(req(4, "ping")))
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert [(r["id"], r.get("error", {}).get("code")) for r in replies] == [(0, None), (None, -32600), (4, None)]
+    assert rc == 0, err
+
+
 def test_connect_gives_up_after_two_seconds_on_a_host_that_ended_and_reads_nothing(world):
     # (the bridge stopped reading the socket with 1 MiB held for the host, and the server
     # stopped reading the bridge: after the host's end, both waited for ever)

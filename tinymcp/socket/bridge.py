@@ -70,7 +70,7 @@ class _Relay:
         self.half_closed = False
         self.server_first = False  # the server closed first: host input still open, or requests unanswered
         self.mid_line = False      # what came from the server last ends in the middle of a line
-        self.asked = {}  # the ids of requests not answered yet: key -> id
+        self.asked = {}  # the requests not answered yet: key -> (id, its batch's keys or None)
         self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
 
     def run(self):
@@ -109,14 +109,16 @@ class _Relay:
             self.in_open = False
         elif data:
             self.to_server += data
-            for msg in self._messages("host", data):
+            for msg, batch in self._messages("host", data):
                 if "method" in msg and "id" in msg:
-                    self.asked[_key(msg["id"])] = msg["id"]
+                    self.asked[_key(msg["id"])] = msg["id"], batch
+                    if batch is not None:  # (a batch refused whole has one reply)
+                        batch.append(_key(msg["id"]))
                 elif is_notification(msg):
                     if msg["method"] == "notifications/cancelled" and type(msg.get("params")) is dict:
                         self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
                 elif "id" not in msg and not is_response(msg):  # (refused, id null: held for that error)
-                    self.asked[("refused", object())] = _REFUSED
+                    self.asked[("refused", object())] = _REFUSED, None
 
     def _to_server(self):
         try:
@@ -134,20 +136,23 @@ class _Relay:
             return True
         self.to_host += data
         self.mid_line = not data.endswith(b"\n") if data else self.mid_line
-        for msg in self._messages("server", data):
+        for msg, array in self._messages("server", data):
             if "method" not in msg and msg.get("id") is not None:
                 self.asked.pop(_key(msg["id"]), None)
             elif "method" not in msg and "id" in msg and self.asked and (msg.get("refused") or type(
                     msg.get("error")) is dict and msg["error"].get("code") == -32600):
                 # a line or batch item refused unread (-32600, id null): one with an id of no
                 # type an id may be (1.5, true) or an invalid object without one (``_REFUSED``),
-                # else too long or too deep: the oldest asked
-                del self.asked[next((key for key in self.asked if key[0] not in ("int", "str")),
-                                    next(iter(self.asked)))]
+                # else too long, too deep or a batch refused whole (a line of its own, not in
+                # an array): the oldest asked, with its batch
+                oldest = next((key for key in self.asked if key[0] not in ("int", "str")), next(iter(self.asked)))
+                for key in (array is None and self.asked[oldest][1]) or [oldest]:
+                    self.asked.pop(key, None)
         return bool(data)
 
     def _messages(self, side, data):
-        """The messages (a batch's one by one) of the lines ``data`` completes on ``side``."""
+        """``(message, batch)`` for each message (a batch's one by one) of the lines ``data``
+        completes on ``side``; ``batch``: None, or a list its line's messages share."""
         rest = self.lines[side]
         end = data.rfind(b"\n")
         if end < 0:
@@ -164,14 +169,15 @@ class _Relay:
                     for after in (b',"result":', b',"error":'):
                         head, _, rest = line[len(_REPLY):].partition(after)
                         if len(head) < len(line) - len(_REPLY):
-                            out.append({"id": loads(head.decode("utf-8")),
-                                        "refused": head == b"null" and rest.startswith(b'{"code":-32600,')})
+                            out.append(({"id": loads(head.decode("utf-8")),
+                                         "refused": head == b"null" and rest.startswith(b'{"code":-32600,')}, None))
                             break
                     continue
                 msg = loads(line.decode("utf-8"))
             except (ValueError, RecursionError):
                 continue
-            out.extend(m for m in (msg if type(msg) is list else (msg,)) if type(m) is dict)
+            batch = [] if type(msg) is list else None
+            out.extend((m, batch) for m in (msg if batch is not None else (msg,)) if type(m) is dict)
         return out
 
     def _to_host(self):
@@ -191,14 +197,14 @@ class _Relay:
         unanswered), answer what it left unanswered (-32000, as the SDKs call a closed
         connection); give the host the rest while it reads (a line the server left
         unfinished ended first, so the next is whole), then end."""
-        self.asked = {key: rid for key, rid in self.asked.items() if rid is not _REFUSED}  # (no request)
+        self.asked = {key: asked for key, asked in self.asked.items() if asked[0] is not _REFUSED}  # (no request)
         self.server_first = self.in_open or bool(self.asked)
         if self.mid_line:
             self.to_host += b"\n"
         if self.server_first:
             self.to_host += b"".join(encode({"jsonrpc": "2.0", "id": rid, "error": {
                 "code": -32000, "message": "Connection closed: the tinymcp server went away "
-                                           "before answering"}}) for rid in self.asked.values())
+                                           "before answering"}}) for rid, _ in self.asked.values())
         while self.to_host:
             if not select.select([], [self.out_fd], [], DRAIN_SECONDS)[1]:
                 self.log("warning", "--connect: closed: none of the output read for %g s after "
