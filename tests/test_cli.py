@@ -65,7 +65,8 @@ def test_a_printout_shows_what_stdout_cannot_encode_escaped(tmp_path, args):
 
 # --- --check, and an invalid config --------------------------------------------------------
 
-@pytest.mark.parametrize("args", [["--check"], ["--connect", "/nonexistent/tinymcp.sock"]])
+@pytest.mark.parametrize("args", [["--check"], pytest.param(["--connect", "/nonexistent/tinymcp.sock"],
+                                                             marks=pytest.mark.needs("socket"))])
 def test_the_cycle_collector_paused_at_start_is_back_on_after_the_load(args):
     # (python -m tinymcp starts with it off; left off, a long-running server or bridge
     # would never free a reference cycle)
