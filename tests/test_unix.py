@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("tinymcp.socket", reason="a copy without socket/")
 
-from conftest import INITIALIZED, META_SUB, initialize, line, modern, named_config, read_to_eof, req
+from conftest import INITIALIZED, LISTEN, META_SUB, initialize, line, modern, named_config, read_to_eof, req
 from tinymcp.socket.unix import _peercred_option  # (SO_PEERCRED, or Linux's value where Python lacks it)
 from transport_helpers import GUARD, run
 
@@ -567,17 +567,26 @@ def test_connect_answers_no_request_twice_when_the_server_refused_one_in_a_batch
     assert rc == 0, err
 
 
-def test_connect_answers_no_request_of_a_batch_the_server_refused_whole(world):
-    # (one -32600 with id null answers the whole batch: the bridge took it for one of the
-    # batch's requests, answered the other again, -32000, at the end, and exited 1)
+_OLD_INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
+
+
+@pytest.mark.parametrize("lines", [
+    [_OLD_INIT, [req(1, "ping"), req(2, "ping"), req(3, "ping")], req(4, "ping")],
+    [_OLD_INIT, [req(1, "ping"), {"jsonrpc": "2.0"}], req(4, "ping")],  # (an invalid object in it)
+    # (behind a request still open: a listen stream, answered at the end; no batches in 2026-07-28)
+    [modern(5, "subscriptions/listen", LISTEN), [modern(1, "ping"), modern(2, "ping")]],
+])
+def test_connect_answers_no_request_of_a_batch_the_server_refused_whole(world, lines):
+    # (one -32600 with id null answers the whole batch: the bridge took it for one request,
+    # answered the others again, -32000, at the end, and exited 1)
     path = world.path("s")
     world.server("--socket", path)
-    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
-    batch = json.dumps([req(1, "ping"), req(2, "ping"), req(3, "ping")]) + "\n"
-    rc, out, err = run(["--connect", path], stdin=line(init) + batch.encode() + line(req(4, "ping")))
+    rc, out, err = run(["--connect", path], stdin=b"".join(line(x) for x in lines))
     replies = [json.loads(x) for x in out.splitlines()]
-    assert [(r["id"], r.get("error", {}).get("code")) for r in replies] == [(0, None), (None, -32600), (4, None)]
-    assert rc == 0, err
+    codes = [r["error"]["code"] for r in replies if "error" in r]
+    assert codes == [-32600] and rc == 0, (replies, err)
+    assert sorted(str(r["id"]) for r in replies if "method" not in r) == sorted(
+        str(x["id"]) for x in lines if type(x) is dict) + ["None"]
 
 
 def test_connect_gives_up_after_two_seconds_on_a_host_that_ended_and_reads_nothing(world):

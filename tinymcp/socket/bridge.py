@@ -110,14 +110,15 @@ class _Relay:
         elif data:
             self.to_server += data
             for msg, batch in self._messages("host", data):
-                if "method" in msg and "id" in msg:
+                if batch is not None:  # (a batch: its mark first, for a refusal of it whole)
+                    self.asked.setdefault(batch[0], (_REFUSED, batch))
+                if "method" in msg and "id" in msg and (batch is None or type(msg["id"]) in (int, str)):
                     self.asked[_key(msg["id"])] = msg["id"], batch
-                    if batch is not None:  # (a batch refused whole has one reply)
-                        batch.append(_key(msg["id"]))
+                    (batch or []).append(_key(msg["id"]))
                 elif is_notification(msg):
                     if msg["method"] == "notifications/cancelled" and type(msg.get("params")) is dict:
                         self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
-                elif "id" not in msg and not is_response(msg):  # (refused, id null: held for that error)
+                elif batch is None and "id" not in msg and not is_response(msg):  # (refused, id null: held for it)
                     self.asked[("refused", object())] = _REFUSED, None
 
     def _to_server(self):
@@ -138,15 +139,16 @@ class _Relay:
         self.mid_line = not data.endswith(b"\n") if data else self.mid_line
         for msg, array in self._messages("server", data):
             if "method" not in msg and msg.get("id") is not None:
-                self.asked.pop(_key(msg["id"]), None)
-            elif "method" not in msg and "id" in msg and self.asked and (msg.get("refused") or type(
+                batch = self.asked.pop(_key(msg["id"]), (None, None))[1]
+                self.asked.pop(batch[0] if batch else None, None)  # (its batch was served, not refused)
+            elif array is None and "method" not in msg and "id" in msg and self.asked and (msg.get("refused") or type(
                     msg.get("error")) is dict and msg["error"].get("code") == -32600):
-                # a line or batch item refused unread (-32600, id null): one with an id of no
-                # type an id may be (1.5, true) or an invalid object without one (``_REFUSED``),
-                # else too long, too deep or a batch refused whole (a line of its own, not in
-                # an array): the oldest asked, with its batch
+                # a line refused unread (-32600, id null), in the order they came: one with an id
+                # of no type an id may be (1.5, true), an invalid object without one
+                # (``_REFUSED``), a batch refused whole (with its requests); else the oldest
+                # asked (too long or too deep). (A batch's items refused are in its array.)
                 oldest = next((key for key in self.asked if key[0] not in ("int", "str")), next(iter(self.asked)))
-                for key in (array is None and self.asked[oldest][1]) or [oldest]:
+                for key in self.asked[oldest][1] if oldest[0] == "batch" else [oldest]:
                     self.asked.pop(key, None)
         return bool(data)
 
@@ -176,7 +178,7 @@ class _Relay:
                 msg = loads(line.decode("utf-8"))
             except (ValueError, RecursionError):
                 continue
-            batch = [] if type(msg) is list else None
+            batch = [("batch", object())] if type(msg) is list else None  # (its mark, then its requests)
             out.extend((m, batch) for m in (msg if batch is not None else (msg,)) if type(m) is dict)
         return out
 
