@@ -278,6 +278,13 @@ def test_zipapp_serves_a_config_file(tmp_path, config_file):
                              stdout=subprocess.PIPE, timeout=GUARD).stdout.decode()
     import tinymcp
     assert version == "tinymcp %s\n" % tinymcp.__version__
+    # its entry point pauses the cycle collector as python3 -m tinymcp does, and has it back on
+    # once the prompts are loaded (it was off for the server's whole life)
+    entry = ("import gc, runpy, sys; sys.argv = [sys.argv[1], '--check']; "
+             "rc = runpy.run_path(sys.argv[0], run_name='entry')['main'](); print(rc, gc.isenabled())")
+    checked = subprocess.run([sys.executable, "-c", entry, str(pyz)], env=clean_env(), stdout=subprocess.PIPE,
+                             timeout=GUARD).stdout.decode()
+    assert checked.split()[-2:] == ["0", "True"], checked
 
 
 @not_vendored
