@@ -392,6 +392,18 @@ def test_many_argument_names_are_read_in_linear_time(text):
     assert result.prompt["arguments"] and not result.problems
 
 
+@pytest.mark.parametrize("hint, names", [
+    ("[pr-number] <priority>, [files...]", ["pr-number", "priority", "files"]),
+    # (free text names nothing: "task (optional), context (optional)" named $2 "optional")
+    ("task (optional), context (optional)", ["arg1", "arg2", "arg3"]),
+    ("User-provided context", ["arg1", "arg2", "arg3"]),
+    ("[file path] [a|b] [c]", ["arg1", "arg2", "c"]),
+])
+def test_only_words_whole_in_brackets_of_an_argument_hint_name_positions(hint, names):
+    text = "---\nargument-hint: %s\n---\nFix $1 in $2 ($3).\n" % hint
+    assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == names
+
+
 @pytest.mark.parametrize("text, names, rendered_text", [
     # Bug: a position's name (from the hint, or argN) that a later $ARGUMENTS or $name also
     # took was refused as a duplicate argument name at line 1, by the order they came in

@@ -558,7 +558,7 @@ def _command_arguments(pieces, body, hint, named, written, codex):
                     out.append({"name": named[position]})
                 continue
             base = "arg%d" % (position + 1)
-            name = hinted[position] if position < len(hinted) and hinted[position] not in taken else base
+            name = next((hint for hint in hinted[position:position + 1] if hint and hint not in taken), base)
             suffix = 2
             while name in taken:
                 name, suffix = "%s_%d" % (base, suffix), suffix + 1
@@ -577,10 +577,13 @@ def _command_arguments(pieces, body, hint, named, written, codex):
 
 
 def _hint_names(hint):
-    """Argument names an ``argument-hint`` such as ``[pr-number] <priority>`` gives."""
-    words = (word.strip("[]<>().,|") for word in (hint.split() if isinstance(hint, str) else ()))
-    # (letters, digits, '_' and '-'; each once, in order)
-    return list(dict.fromkeys(word for word in words if word and _BARE_KEY.issuperset(word)))
+    """The name an ``argument-hint`` such as ``[pr-number] <priority>`` gives each position:
+    its bracketed words in order, None where one is no name (``[file path]``, ``[a|b]``);
+    free text names none (``task (optional)`` named position 2 "optional")."""
+    parts = hint.replace("<", "[").replace(">", "]").split("[")[1:] if isinstance(hint, str) else ()
+    names = [inner.strip(" .") if closed else "" for inner, closed, _ in (p.partition("]") for p in parts)]
+    # (letters, digits, '_' and '-')
+    return [name if name and _BARE_KEY.issuperset(name) else None for name in names]
 
 
 # --- VS Code prompt files and Gemini CLI commands -------------------------------------------
