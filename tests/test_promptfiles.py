@@ -392,6 +392,12 @@ def test_many_argument_names_are_read_in_linear_time(text):
     assert result.prompt["arguments"] and not result.problems
 
 
+def test_a_commands_description_written_as_a_block_is_trimmed_as_claude_code_trims_it():
+    text = "---\ndescription: |\n  Review the diff.\nmodel: x\n---\nReview $ARGUMENTS\n"
+    assert parsed("r.md", text).prompt["description"] == "Review the diff."
+    assert parsed("s/SKILL.md", text.replace("model: x", "name: s")).prompt["description"] == "Review the diff."
+
+
 @pytest.mark.parametrize("hint, names", [
     ("[pr-number] <priority>, [files...]", ["pr-number", "priority", "files"]),
     # (free text names nothing: "task (optional), context (optional)" named $2 "optional")

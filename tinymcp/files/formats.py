@@ -411,8 +411,9 @@ def _finish(result, prompt, messages, body_line):
 
 def _command(result, relpath, front, body_line, body, name=None):
     prompt = {"name": name or prompt_name(relpath)}
-    if "description" in front:
-        prompt["description"] = front["description"]
+    if "description" in front:  # (trimmed, as Claude Code does: a `|` block's ends with a newline)
+        description = front["description"]
+        prompt["description"] = description.strip() if isinstance(description, str) else description
     else:  # Claude Code: "Default: uses the first line from the prompt"
         first = next((line.strip() for line in body.split("\n") if line.strip()), "")
         heading = first.lstrip("#")
