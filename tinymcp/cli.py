@@ -156,8 +156,7 @@ def _resume_gc(paused):
     leave, ~125 objects, stay: docs/decisions.md)."""
     if paused:
         import gc
-        if hasattr(gc, "freeze"):  # (PyPy has none)
-            gc.freeze()
+        getattr(gc, "freeze", gc.enable)()  # (PyPy has no freeze: enabled, twice)
         gc.enable()
 
 
