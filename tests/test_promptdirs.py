@@ -668,6 +668,8 @@ def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path
     root = write(tmp_path / host, {"tidy.md": "Tidy the code.\n", "notes.toml": 'prompt = "x"\n'})
     [p] = tinymcp.load_files(prompt_dirs=[root]).prompts.by_name.values()
     assert p["name"] == "tidy" and [a["name"] for a in p["arguments"]] == ["arguments"]
+    # (appended as its host appends it: OpenCode without Claude Code's "ARGUMENTS: " label)
+    assert p["arguments"][0]["append"] == ("\n\n" if "opencode" in host else "\n\nARGUMENTS: ")
     plain = write(tmp_path / "plain", {"tidy.md": "Tidy the code.\n"})
     assert "arguments" not in tinymcp.load_files(prompt_dirs=[plain]).prompts.by_name["tidy"]
 

@@ -476,6 +476,13 @@ def test_a_command_without_placeholders_appends_what_was_typed_as_claude_code_do
     assert rendered("s.md", text, arguments="--short") == [("user", "Show !`git status`\n\nARGUMENTS: --short")]
 
 
+def test_an_opencode_command_appends_what_was_typed_bare_and_leaves_a_position_not_given_empty():
+    # (OpenCode's session/prompt.ts: "\n\n" + what was typed, no label; a $N not given is "")
+    assert rendered("c.md", "Clean up.\n", "opencode", arguments="the tests") == [("user", "Clean up.\n\nthe tests")]
+    assert rendered("c.md", "Fix $1 in $2.\n", "opencode", arg1="x") == [("user", "Fix x in .")]
+    assert rendered("c.md", "Fix $1 in $2.\n", "command", arg1="x") == [("user", "Fix x in $2.")]
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is 3.11+")
 def test_a_gemini_command_without_args_appends_the_command_as_typed():
     text = 'prompt = "Summarize the changes."\n'

@@ -154,11 +154,11 @@ def _inside(path, top):
 
 
 #: a host's own folder (the last two names of its real path) -> how its files are read
-HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex",
-         (".opencode", "command"): "command", (".opencode", "commands"): "command", (".cursor", "commands"): "command",
+HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
+         (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini"}
-#: the files each kind of host folder holds (others: .md and .toml)
-_HOST_SUFFIXES = {"command": (".md",), "codex": (".md",), "vscode": (".prompt.md",), "gemini": (".toml",)}
+#: the files each kind of host folder holds (other hosts: .md; a folder of no host: .md and .toml)
+_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",)}
 
 
 def folder_host(folder):
@@ -166,8 +166,9 @@ def folder_host(folder):
     None: ``.claude/commands`` as Claude Code reads it (every .md a command),
     ``.github/prompts`` as VS Code (its .prompt.md files), ``.gemini/commands`` as Gemini
     CLI (its .toml files), ``.codex/prompts`` as Codex (commands with Codex's
-    placeholders); OpenCode commands, Cursor commands and Windsurf workflows are read as
-    Claude Code commands. The path as given counts first, then its real path (a host folder
+    placeholders), ``.opencode/command`` as OpenCode (commands whose unfilled ``$N`` is
+    nothing, what is typed appended bare); Cursor commands and Windsurf workflows are read
+    as Claude Code commands. The path as given counts first, then its real path (a host folder
     linked to a dotfiles repository is still the host's)."""
     found = [pair for parts in (os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep))
              for pair in zip(parts, parts[1:]) if pair in HOSTS]
@@ -240,7 +241,7 @@ def _walk(folder, max_depth, problems):
             if is_folder:
                 subfolders.append((rel, entry.path, named_top if plugin or extension else join(named_top, name),
                                    "command" if plugin and name == "commands" else "gemini" if extension else kind))
-            elif name.lower().endswith(_HOST_SUFFIXES.get(kind, _SUFFIXES)):
+            elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
             if depth < max_depth:

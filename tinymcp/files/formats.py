@@ -132,11 +132,12 @@ def parse(relpath, text, host=None):
     front, body_line, body = _codex_front(text) if host == "codex" else _front_matter(result, text)
     if front is None:
         return result
-    if result.format == "mcp" and (host == "command" or _is_command(front, body)):
+    if result.format == "mcp" and (host in ("command", "opencode") or _is_command(front, body)):
         result.format = "command"
     # (Codex names a prompt by its file's stem: x.prompt.md is x.prompt; it reads no subfolder)
-    {"mcp": _mcp, "command": _command, "vscode": _vscode, "skill": _skill,
-     "codex": lambda *args: _command(*args, relpath[:-3])}[result.format](result, relpath, front, body_line, body)
+    read = {"mcp": _mcp, "command": lambda *args: _command(*args, host=host), "vscode": _vscode, "skill": _skill,
+            "codex": lambda *args: _command(*args, relpath[:-3], host)}[result.format]
+    read(result, relpath, front, body_line, body)
     return result
 
 
@@ -409,7 +410,7 @@ def _finish(result, prompt, messages, body_line):
 
 # --- Claude Code and Codex commands -----------------------------------------------------
 
-def _command(result, relpath, front, body_line, body, name=None):
+def _command(result, relpath, front, body_line, body, name=None, host=None):
     prompt = {"name": name or prompt_name(relpath)}
     if "description" in front:  # (trimmed, as Claude Code does: a `|` block's ends with a newline)
         description = front["description"]
@@ -426,10 +427,10 @@ def _command(result, relpath, front, body_line, body, name=None):
         named = named.replace(",", " ").split()
     named = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
-    codex, written = result.format == "codex", {}  # (written: each placeholder as first written, $2 or
+    codex, written = host == "codex", {}  # (written: each placeholder as first written, $2 or
     # $ARGUMENTS[2]; unfilled, it stays so)
     pieces = _dollar_pieces(body, named, codex, hinted, written)
-    prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, codex)
+    prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, host)
     _single(result, prompt, "".join(
         _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
 
@@ -531,7 +532,7 @@ def _digits_end(body, at):
     return at
 
 
-def _command_arguments(pieces, body, hint, named, written, codex):
+def _command_arguments(pieces, body, hint, named, written, host):
     """The declared arguments, in order of first use, and each placeholder's argument
     name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
     ``named`` (front matter ``arguments``) names them, as Claude Code's skills do
@@ -565,16 +566,17 @@ def _command_arguments(pieces, body, hint, named, written, codex):
                 name, suffix = "%s_%d" % (base, suffix), suffix + 1
             taken.add(name)
             # (unfilled, it stays as written, as Claude Code leaves it: Cursor and Windsurf never
-            # fill it, and skills hold `awk '{print $1}'`; Codex makes it nothing)
+            # fill it, and skills hold `awk '{print $1}'`; Codex and OpenCode make it nothing)
             arg = {"name": name, "description": "Argument %d" % (position + 1),
-                   "default": "" if codex else written[piece]}
+                   "default": "" if host in ("codex", "opencode") else written[piece]}
         elif kind == "all":
             arg = typed
         else:
             arg = {"name": key, "required": True} if kind == "upper" else {"name": key}
         names[piece] = arg["name"]
         out.append(arg)
-    return out or [dict(typed, append="\n\nARGUMENTS: ")], names
+    # (OpenCode appends it bare: packages/opencode/src/session/prompt.ts)
+    return out or [dict(typed, append="\n\n" if host == "opencode" else "\n\nARGUMENTS: ")], names
 
 
 def _hint_names(hint):
