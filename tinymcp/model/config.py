@@ -119,7 +119,7 @@ def load_config(config, owned=False):
 
 class PromptSet:
     """Validated prompts (their dicts) by name, listed in their declared order, with stable
-    cursors."""
+    cursors (``protocol/tools`` pages its two tools as one too)."""
 
     __slots__ = ("by_name", "names", "_position")
 
@@ -142,9 +142,10 @@ class PromptSet:
         """The prompt (its validated dict) named ``name``, or None."""
         return self.by_name.get(name)
 
-    def page(self, cursor, size, scope, rev):
+    def page(self, cursor, size, scope, rev, listing=prompts.listing):
         """``(listings, next_cursor)``: the ``Prompt`` objects of one ``prompts/list`` page
-        as revision ``rev`` defines them; ``next_cursor`` is None on the last page.
+        as revision ``rev`` defines them (``listing(p, rev)``); ``next_cursor`` is None on
+        the last page.
 
         A cursor names the last prompt of the previous page (by name, not offset), so the
         next page starts after that prompt wherever it now is: prompts added or removed
@@ -161,7 +162,7 @@ class PromptSet:
             if start < 0:
                 raise InvalidParams("Invalid cursor")
         names = self.names[start:start + size]
-        listed = [prompts.listing(self.by_name[name], rev) for name in names]
+        listed = [listing(self.by_name[name], rev) for name in names]
         if start + size >= len(self.names):
             return listed, None
         return listed, encode_cursor(names[-1], scope)

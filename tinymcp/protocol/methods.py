@@ -103,15 +103,20 @@ def _set_level(session, call, level):
 
 # --- both eras -----------------------------------------------------------------------------
 
-def _prompts_list(session, call, cursor):
+def _list_result(session, call, key, items, cursor, listing):
+    """The ``prompts/list`` (or ``tools/list``) result: the page of ``items`` (a
+    ``PromptSet``) after ``cursor``, each as ``listing(item, revision)`` shows it."""
     config = session.server.config
-    listings, next_cursor = config.prompts.page(cursor, config.page_size,
-                                                config.cache_scope if call.stateless else "",
-                                                call.revision)
-    result = {"prompts": listings}
+    page, next_cursor = items.page(cursor, config.page_size, config.cache_scope if call.stateless else "",
+                                   call.revision, listing)
+    result = {key: page}
     if next_cursor is not None:
         result["nextCursor"] = next_cursor
     return _cache_hints(session, result) if call.stateless else result
+
+
+def _prompts_list(session, call, cursor):
+    return _list_result(session, call, "prompts", session.server.config.prompts, cursor, prompts.listing)
 
 
 def _prompt(session, name):

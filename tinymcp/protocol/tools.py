@@ -14,13 +14,14 @@ prompts stay in ``prompts/list``.
 
 from ..codec import dumps, escaped_size
 from ..errors import InvalidParams, clip
-from ..model.config import decode_cursor, encode_cursor
+from ..model.config import PromptSet
 from ..model.prompt import too_big
-from .methods import Method, _cache_hints, _param, _prompts_get
+from .methods import Method, _list_result, _param, _prompts_get
 from .state import Deferred
 
 _OUTPUT = {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}
-_TOOLS = (
+#: the two tools, by name (paged as ``prompts/list`` pages: a cursor names the last one sent)
+_TOOLS = PromptSet({t["name"]: t for t in (
     {"name": "list_prompts", "title": "List Prompts",
      "description": "List all available prompts.\n\nReturns JSON with prompt metadata including name, "
                     "description,\nand optional arguments.",
@@ -33,26 +34,16 @@ _TOOLS = (
          "name": {"type": "string", "description": "The name of the prompt to get"},
          "arguments": {"anyOf": [{"type": "object", "additionalProperties": True}, {"type": "null"}],
                        "default": None, "description": "Optional arguments for the prompt"}}}},
-)
+)})
+
+
+def _listing(tool, rev):
+    """A tool as ``tools/list`` shows it (title and outputSchema came with 2025-06-18, with titles)."""
+    return dict(tool, outputSchema=_OUTPUT) if rev.titles else {k: v for k, v in tool.items() if k != "title"}
 
 
 def _tools_list(session, call, cursor):
-    """The two tools, paged as ``prompts/list`` pages (a cursor names the last one sent)."""
-    config, rev = session.server.config, call.revision
-    scope = config.cache_scope if call.stateless else ""
-    names, start = [t["name"] for t in _TOOLS], 0
-    if cursor is not None:
-        last = decode_cursor(cursor, scope)
-        if last not in names:
-            raise InvalidParams("Invalid cursor")
-        start = names.index(last) + 1
-    page = _TOOLS[start:start + config.page_size]
-    # (title and outputSchema came with 2025-06-18, with titles)
-    result = {"tools": [dict(t, outputSchema=_OUTPUT) if rev.titles else
-                        {k: v for k, v in t.items() if k != "title"} for t in page]}
-    if start + len(page) < len(_TOOLS):
-        result["nextCursor"] = encode_cursor(page[-1]["name"], scope)
-    return _cache_hints(session, result) if call.stateless else result
+    return _list_result(session, call, "tools", _TOOLS, cursor, _listing)
 
 
 def _call_params(params):
