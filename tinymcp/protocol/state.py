@@ -336,11 +336,9 @@ class Connection:
         if len(self.streams) >= limit:
             raise InvalidRequest("Invalid Request: %d listen streams are open on this connection, "
                                  "the limit (limits.max_listen_streams); cancel one first" % limit)
-        honoured = {}
-        if wanted.get("promptsListChanged") is True and self.list_changed:
-            honoured["promptsListChanged"] = True
-        self.streams[rid] = honoured
-        return honoured
+        changes = wanted.get("promptsListChanged") is True and self.list_changed
+        self.streams[rid] = {"promptsListChanged": True} if changes else {}
+        return self.streams[rid]
 
     def end_streams(self):
         """Every open stream's id; they are closed."""
