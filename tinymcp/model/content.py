@@ -267,17 +267,14 @@ def check_message(check, msg, path, declared):
     if check.obj(msg, path) is None:
         return
     check.keys(msg, path, ("role", "text", "content"))
-    role = msg.get("role")
-    if role not in ROLES:
-        check.fail(join(path, "role") if "role" in msg else path, "expected 'user' or 'assistant', got %s"
-                   % shown(role) if "role" in msg else "missing required key 'role'")
+    if "role" not in msg:
+        check.fail(path, "missing required key 'role'")
+    check.one_of(msg, "role", path, ROLES)
     if ("text" in msg) == ("content" in msg):
         check.fail(path, "expected exactly one of 'text' or 'content'")
     elif "text" in msg:
-        text = msg["text"]
-        if type(text) is not str:
-            check.field(msg, "text", path, "string")
-        elif declared is not None and ("{" in text or "}" in text):
+        text = check.field(msg, "text", path, "string")
+        if text is not None and declared is not None and ("{" in text or "}" in text):
             check_template(check, text, path + ".text", declared)
     else:
         check_block(check, msg["content"], path + ".content", declared)
