@@ -191,7 +191,7 @@ def _walk(folder, max_depth, problems):
     Gemini CLI names them (its ``GEMINI.md`` is context, not a command). Iterative, and never
     deeper than ``max_depth`` folders below ``folder``: ``problems`` (a list) is told of
     each folder too deep or unreadable, ``(relative path, message)``."""
-    found, todo, followed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)]
+    found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], set()
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
         rel_top, top, depth, named_top, kind = todo.pop()
@@ -207,10 +207,13 @@ def _walk(folder, max_depth, problems):
         if SKILL in by_name and not hosted:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
             continue
-        manifest = os.path.join(top, ".claude-plugin", "plugin.json")
+        manifest, market = (os.path.join(top, ".claude-plugin", name) for name in ("plugin.json", "marketplace.json"))
+        if ".claude-plugin" in by_name and not hosted:  # (a marketplace: the plugins it lists by path)
+            _listed(top, market, listed)
         # (a marketplace's .claude-plugin holds its marketplace.json alone: its plugins are below)
-        plugin = not hosted and ".claude-plugin" in by_name and by_name[".claude-plugin"].is_dir() and (
-            os.path.lexists(manifest) or not os.path.lexists(os.path.join(top, ".claude-plugin", "marketplace.json")))
+        plugin = not hosted and (".claude-plugin" in by_name and by_name[".claude-plugin"].is_dir() and (
+            os.path.lexists(manifest) or not os.path.lexists(market))
+            or bool(listed) and os.path.realpath(top) in listed)  # (listed: with or without a manifest)
         if plugin:  # (its commands and skills are named as its own: plugin:command)
             named_top = named_top or os.path.basename(os.path.abspath(top))
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
@@ -251,6 +254,21 @@ def _walk(folder, max_depth, problems):
                                       "read (limits.max_folder_depth)" % max_depth))
     found.sort(key=lambda item: item[0])
     return found
+
+
+def _listed(top, market, listed):
+    """Into ``listed`` (a set of real paths): the plugins the marketplace at ``top`` (its
+    ``market``, .claude-plugin/marketplace.json) lists by a path (``"source":
+    "./plugins/x"``), which Claude Code reads as plugins with a manifest or without one
+    ("the manifest is optional"), named after their folder here. A source elsewhere (a
+    repository) lists nothing here, nor a marketplace that cannot be read: it is no prompt."""
+    try:
+        data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
+        for entry in data["plugins"] if type(data) is dict and type(data.get("plugins")) is list else ():
+            if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str:
+                listed.add(os.path.realpath(os.path.join(top, entry["source"])))
+    except (ConfigError, ValueError):  # (ValueError: a source holding a NUL)
+        pass
 
 
 def _plugin_name(data, where):
