@@ -207,15 +207,10 @@ def _walk(folder, max_depth, problems):
         if SKILL in by_name and not hosted:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
             continue
-        manifest, market = (os.path.join(top, ".claude-plugin", name) for name in ("plugin.json", "marketplace.json"))
-        if ".claude-plugin" in by_name and not hosted:  # (a marketplace: the plugins it lists by path)
-            _listed(top, market, listed)
-        # (a marketplace's .claude-plugin holds its marketplace.json alone: its plugins are below)
-        plugin = not hosted and (".claude-plugin" in by_name and by_name[".claude-plugin"].is_dir() and (
-            os.path.lexists(manifest) or not os.path.lexists(market))
-            or bool(listed) and os.path.realpath(top) in listed)  # (listed: with or without a manifest)
+        plugin = not hosted and _plugin(top, by_name, listed)
         if plugin:  # (its commands and skills are named as its own: plugin:command)
             named_top = named_top or os.path.basename(os.path.abspath(top))
+            manifest = os.path.join(top, ".claude-plugin", "plugin.json")
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
         # (a Gemini CLI extension: its commands/ alone, named from there, as Gemini names them)
@@ -256,19 +251,27 @@ def _walk(folder, max_depth, problems):
     return found
 
 
-def _listed(top, market, listed):
-    """Into ``listed`` (a set of real paths): the plugins the marketplace at ``top`` (its
-    ``market``, .claude-plugin/marketplace.json) lists by a path (``"source":
-    "./plugins/x"``), which Claude Code reads as plugins with a manifest or without one
-    ("the manifest is optional"), named after their folder here. A source elsewhere (a
-    repository) lists nothing here, nor a marketplace that cannot be read: it is no prompt."""
-    try:
-        data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
-        for entry in data["plugins"] if type(data) is dict and type(data.get("plugins")) is list else ():
-            if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str:
-                listed.add(os.path.realpath(os.path.join(top, entry["source"])))
-    except (ConfigError, ValueError):  # (ValueError: a source holding a NUL)
-        pass
+def _plugin(top, by_name, listed):
+    """Whether the folder ``top`` (its entries ``by_name``) is a Claude Code plugin: it holds
+    ``.claude-plugin/`` (not a marketplace's, which holds its marketplace.json alone: its
+    plugins are below), or a marketplace read on the way lists it by a path of its own
+    (``"source": "./plugins/x"``), with a manifest or without one ("the manifest is
+    optional"). ``listed`` (a set of real paths) gets the plugins a marketplace here lists;
+    a source elsewhere (a repository) lists nothing here, nor a marketplace that cannot be
+    read: it is no prompt."""
+    market = os.path.join(top, ".claude-plugin", "marketplace.json")
+    if ".claude-plugin" in by_name:
+        try:
+            data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
+            for entry in data["plugins"] if type(data) is dict and type(data.get("plugins")) is list else ():
+                if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str:
+                    listed.add(os.path.realpath(os.path.join(top, entry["source"])))
+        except (ConfigError, ValueError):  # (ValueError: a source holding a NUL)
+            pass
+        if by_name[".claude-plugin"].is_dir() and (
+                os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
+            return True
+    return bool(listed) and os.path.realpath(top) in listed
 
 
 def _plugin_name(data, where):
