@@ -76,9 +76,6 @@ class Loop:
         its peer hangs up (``poll()`` says so whatever is asked; elsewhere never)."""
         self._set(fd, callback, self._handlers.get(fd, _NONE)[1], hangup)
 
-    def remove_reader(self, fd):
-        self._set(fd, None, self._handlers.get(fd, _NONE)[1])
-
     def add_writer(self, fd, callback):
         """``callback()`` when ``fd`` is writable (None: no more)."""
         self._set(fd, self._handlers.get(fd, _NONE)[0], callback)

@@ -288,7 +288,7 @@ class _Acceptor:
                 if exc.errno in _OUT_OF_FDS:
                     self.accept_failures("cannot accept a connection: %s; retrying in %g s"
                                          % (exc.strerror, ACCEPT_RETRY))
-                    self.loop.remove_reader(self.fd)
+                    self.loop.add_reader(self.fd, None)
                     self.loop.call_later(ACCEPT_RETRY, self._resume)
                     return
                 raise
