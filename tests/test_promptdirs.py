@@ -701,20 +701,23 @@ def test_a_claude_code_plugin_serves_its_commands_and_skills_named_as_claude_cod
 
 @pytest.mark.parametrize("marketplace, served", [
     # (anthropics/claude-code's plugins/plugin-dev has no .claude-plugin/: its marketplace lists
-    # it, and "the manifest is optional"; its agents and README were served as prompts)
+    # it, and "the manifest is optional"; its agents and README were served as prompts, and so
+    # were the marketplace's own READMEs, which Claude Code never reads)
     ('{"plugins": [{"name": "dev", "source": "./plugins/dev"}]}', ["plugins:dev:make", "plugins:dev:x"]),
-    # (listed by no path of its own, or a marketplace that cannot be read: a plain folder)
-    ('{"plugins": [{"name": "dev", "source": {"source": "github", "repo": "o/r"}}]}', None),
-    ('{"plugins": [{"name": "dev", "source": "./plu\\u0000gins"}]}', None),
-    ("{not json", None),
+    # (a marketplace whose plugins are elsewhere, a repository, has none here to serve)
+    ('{"plugins": [{"name": "dev", "source": {"source": "github", "repo": "o/r"}}]}', []),
+    ('{"plugins": [{"name": "dev", "source": "./plu\\u0000gins"}]}', []),
+    ("{not json", None),  # (a marketplace that cannot be read: a plain folder)
 ])
-def test_a_plugin_a_marketplace_lists_by_path_is_a_plugin_without_a_manifest(tmp_path, marketplace, served):
+def test_a_marketplace_serves_the_plugins_it_lists_by_path_manifest_or_not(tmp_path, marketplace, served):
     plugin = {"commands/make.md": "Make $ARGUMENTS\n", "skills/x/SKILL.md": "---\nname: x\ndescription: X\n---\nX\n",
               "agents/critic.md": "You criticise.\n", "README.md": "About\n"}
     root = write(tmp_path / "market", dict({"plugins/dev/" + rel: text for rel, text in plugin.items()},
-                                          **{".claude-plugin/marketplace.json": marketplace}))
-    assert names(tinymcp.load_files(prompt_dirs=[root], notes=[])) == (served or [
-        "plugins:dev:README", "plugins:dev:agents:critic", "plugins:dev:commands:make", "plugins:dev:skills:x"])
+                                          **{".claude-plugin/marketplace.json": marketplace, "README.md": "Read me\n",
+                                             "plugins/README.md": "The plugins\n"}))
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=[])) == (served if served is not None else [
+        "README", "plugins:README", "plugins:dev:README", "plugins:dev:agents:critic", "plugins:dev:commands:make",
+        "plugins:dev:skills:x"])
 
 
 def test_a_plugin_is_named_by_its_manifest_and_by_its_folder_when_the_manifest_names_none(tmp_path):

@@ -158,7 +158,9 @@ HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini"}
 #: the files each kind of host folder holds (other hosts: .md; a folder of no host: .md and .toml)
-_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",)}
+#: a Claude Code marketplace's own folders (it, and those below it that no plugin holds)
+MARKET = "market"
+_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: ()}
 
 
 def folder_host(folder):
@@ -204,12 +206,14 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "gemini")
-        if SKILL in by_name and not hosted:  # (an Agent Skill: its SKILL.md alone; its other files only support it)
+        if SKILL in by_name and not hosted and kind != MARKET:  # (an Agent Skill: its SKILL.md alone)
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
             continue
         plugin = not hosted and _plugin(top, by_name, listed)
-        if plugin:  # (its commands and skills are named as its own: plugin:command)
-            named_top = named_top or os.path.basename(os.path.abspath(top))
+        if plugin == MARKET:  # (of a marketplace, only the plugins it lists are read, as Claude Code reads it)
+            plugin, kind = False, MARKET
+        elif plugin:  # (its commands and skills are named as its own: plugin:command)
+            named_top, kind = named_top or os.path.basename(os.path.abspath(top)), None if kind == MARKET else kind
             manifest = os.path.join(top, ".claude-plugin", "plugin.json")
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
@@ -257,13 +261,16 @@ def _plugin(top, by_name, listed):
     plugins are below), or a marketplace read on the way lists it by a path of its own
     (``"source": "./plugins/x"``), with a manifest or without one ("the manifest is
     optional"). ``listed`` (a set of real paths) gets the plugins a marketplace here lists;
-    a source elsewhere (a repository) lists nothing here, nor a marketplace that cannot be
-    read: it is no prompt."""
-    market = os.path.join(top, ".claude-plugin", "marketplace.json")
+    a source elsewhere (a repository) lists nothing here. ``MARKET`` when it is a marketplace
+    that is no plugin itself: Claude Code reads nothing of it but the plugins it lists, so
+    its README is no prompt. A marketplace that cannot be read is no prompt either, and the
+    folder is read as any other."""
+    market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
     if ".claude-plugin" in by_name:
         try:
             data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
-            for entry in data["plugins"] if type(data) is dict and type(data.get("plugins")) is list else ():
+            read = type(data) is dict and type(data.get("plugins")) is list
+            for entry in data["plugins"] if read else ():
                 if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str:
                     listed.add(os.path.realpath(os.path.join(top, entry["source"])))
         except (ConfigError, ValueError):  # (ValueError: a source holding a NUL)
@@ -271,7 +278,7 @@ def _plugin(top, by_name, listed):
         if by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return True
-    return bool(listed) and os.path.realpath(top) in listed
+    return bool(listed) and os.path.realpath(top) in listed or read and MARKET
 
 
 def _plugin_name(data, where):
