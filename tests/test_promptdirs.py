@@ -796,14 +796,31 @@ def test_a_gemini_extension_serves_its_commands_named_as_gemini_names_them(tmp_p
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep"]
 
 
-def test_a_marketplace_is_no_plugin_though_it_holds_claude_plugin(tmp_path):
-    # (a clone of a plugin marketplace served nothing: its root was taken for a plugin)
-    root = write(tmp_path / "market", {".claude-plugin/marketplace.json": '{"name": "m", "plugins": []}',
-                                       "plugins/hk/.claude-plugin/plugin.json": '{"name": "hk"}',
-                                       "plugins/hk/commands/help.md": "Explain.\n"})
+def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
+    # (a clone of a plugin marketplace served nothing: its root was taken for a plugin; and a
+    # real one served the plugins in its backups/ folder, which Claude Code never installs)
+    listing = '{"name": "m", "plugins": [{"name": "hk", "source": "./plugins/hk"}]}'
+    plugin = {".claude-plugin/plugin.json": '{"name": "hk"}', "commands/help.md": "Explain.\n"}
+    root = write(tmp_path / "market", dict({".claude-plugin/marketplace.json": listing},
+                                           **{top + rel: text for rel, text in plugin.items()
+                                              for top in ("plugins/hk/", "backups/hk/")}))
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plugins:hk:help"]
     write(root, {".claude-plugin/plugin.json": '{"name": "both"}', "commands/x.md": "X.\n"})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["both:x"]  # (a plugin that lists itself)
+
+
+def test_a_skills_folder_serves_its_skills_alone(tmp_path):
+    # (Claude Code reads skills/*/SKILL.md: the Markdown of a plugin's skills/x/references/, in a
+    # folder with no SKILL.md, was served as prompts of their own)
+    files = {"skills/x/SKILL.md": "---\ndescription: X\n---\nX\n", "skills/kit/references/examples.md": "E\n",
+             "skills/README.md": "About\n"}
+    plugin = write(tmp_path / "hk", dict(files, **{".claude-plugin/plugin.json": '{"name": "hk"}'}))
+    assert names(tinymcp.load_files(prompt_dirs=[plugin])) == ["hk:x"]
+    project = write(tmp_path / "project" / ".claude", files)
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(project, "skills")])) == ["x"]
+    plain = write(tmp_path / "plain", files)  # (a folder of no host: every file)
+    assert names(tinymcp.load_files(prompt_dirs=[plain])) == ["skills:README", "skills:kit:references:examples",
+                                                               "skills:x"]
 
 
 def test_a_bad_edit_of_a_served_plugin_manifest_refuses_the_reload_and_keeps_its_names(tmp_path):

@@ -153,14 +153,17 @@ def _inside(path, top):
     return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
+#: a Claude Code marketplace's own folders (it, and those below it that no plugin it lists holds),
+#: and skills folders (``.claude/skills``, a plugin's ``skills/``): only the skills in them
+MARKET, SKILLS = "market", "skills"
 #: a host's own folder (the last two names of its real path) -> how its files are read
 HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
-         (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini"}
+         (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini",
+         (".claude", "skills"): SKILLS, (".codex", "skills"): SKILLS, (".agents", "skills"): SKILLS}
 #: the files each kind of host folder holds (other hosts: .md; a folder of no host: .md and .toml)
-#: a Claude Code marketplace's own folders (it, and those below it that no plugin holds)
-MARKET = "market"
-_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: ()}
+_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: (), SKILLS: ()}
+_PLUGIN_KINDS = {"commands": "command", "skills": SKILLS}
 
 
 def folder_host(folder):
@@ -170,7 +173,8 @@ def folder_host(folder):
     CLI (its .toml files), ``.codex/prompts`` as Codex (commands with Codex's
     placeholders), ``.opencode/command`` as OpenCode (commands whose unfilled ``$N`` is
     nothing, what is typed appended bare); Cursor commands and Windsurf workflows are read
-    as Claude Code commands. The path as given counts first, then its real path (a host folder
+    as Claude Code commands; ``.claude/skills`` (Codex's, ``.agents/skills``) as Claude Code
+    reads it: its skills (folders holding ``SKILL.md``), no other file. The path as given counts first, then its real path (a host folder
     linked to a dotfiles repository is still the host's)."""
     found = [pair for parts in (os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep))
              for pair in zip(parts, parts[1:]) if pair in HOSTS]
@@ -181,18 +185,18 @@ def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
     host reads it)`` of each prompt file under ``folder``, by path: names starting with
     "." are skipped, files and folders alike (not in Gemini CLI's folders; Codex reads no
-    subfolder of its own); a symlinked folder is followed once, when
-    its real path is inside ``folder`` (else a problem); of a folder holding a
-    ``SKILL.md``, that file alone; in a host's own folder
-    (``folder_host``), the files that host reads; of a Claude Code plugin (a folder
-    holding ``.claude-plugin/``), its ``commands/`` (commands) and ``skills/``, named as
-    Claude Code names them (``plugin:command``, ``plugin:skill``: after the plugin's folder
-    here, and after the name its manifest gives in ``build``, which gets the manifest as
-    one more entry, of kind "manifest", with no DirEntry); of a Gemini CLI extension (a
-    folder holding ``gemini-extension.json``), its ``commands/``, named from there, as
-    Gemini CLI names them (its ``GEMINI.md`` is context, not a command). Iterative, and never
-    deeper than ``max_depth`` folders below ``folder``: ``problems`` (a list) is told of
-    each folder too deep or unreadable, ``(relative path, message)``."""
+    subfolder of its own); a symlinked folder is followed once, when its real path is
+    inside ``folder`` (else a problem); of a folder holding a ``SKILL.md``, that file
+    alone; in a host's own folder (``folder_host``), the files that host reads; of a Claude
+    Code plugin (a folder holding ``.claude-plugin/``), its ``commands/`` (commands) and
+    ``skills/`` (its skills alone), named as Claude Code names them (``plugin:command``,
+    ``plugin:skill``: after the plugin's folder here, and after the name its manifest gives
+    in ``build``, which gets the manifest as one more entry, of kind "manifest", with no
+    DirEntry); of a Claude Code marketplace, the plugins it lists alone; of a Gemini CLI
+    extension (a folder holding ``gemini-extension.json``), its ``commands/``, named from
+    there, as Gemini CLI names them (its ``GEMINI.md`` is context, not a command).
+    Iterative, and never deeper than ``max_depth`` folders below ``folder``: ``problems``
+    (a list) is told of each folder too deep or unreadable, ``(relative path, message)``."""
     found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], set()
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
@@ -209,11 +213,11 @@ def _walk(folder, max_depth, problems):
         if SKILL in by_name and not hosted and kind != MARKET:  # (an Agent Skill: its SKILL.md alone)
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
             continue
-        plugin = not hosted and _plugin(top, by_name, listed)
-        if plugin == MARKET:  # (of a marketplace, only the plugins it lists are read, as Claude Code reads it)
-            plugin, kind = False, MARKET
-        elif plugin:  # (its commands and skills are named as its own: plugin:command)
-            named_top, kind = named_top or os.path.basename(os.path.abspath(top)), None if kind == MARKET else kind
+        plugin = not hosted and _plugin(top, by_name, listed, kind)
+        # (of a marketplace, only the plugins it lists are read, as Claude Code reads it)
+        plugin, kind = (False, MARKET) if plugin == MARKET else (plugin, kind)
+        if plugin:  # (its commands and skills are named as its own: plugin:command)
+            named_top = named_top or os.path.basename(os.path.abspath(top))
             manifest = os.path.join(top, ".claude-plugin", "plugin.json")
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
@@ -242,7 +246,7 @@ def _walk(folder, max_depth, problems):
                 followed.append(real)
             if is_folder:
                 subfolders.append((rel, entry.path, named_top if plugin or extension else join(named_top, name),
-                                   "command" if plugin and name == "commands" else "gemini" if extension else kind))
+                                   _PLUGIN_KINDS[name] if plugin else "gemini" if extension else kind))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
@@ -255,7 +259,7 @@ def _walk(folder, max_depth, problems):
     return found
 
 
-def _plugin(top, by_name, listed):
+def _plugin(top, by_name, listed, kind):
     """Whether the folder ``top`` (its entries ``by_name``) is a Claude Code plugin: it holds
     ``.claude-plugin/`` (not a marketplace's, which holds its marketplace.json alone: its
     plugins are below), or a marketplace read on the way lists it by a path of its own
@@ -275,7 +279,7 @@ def _plugin(top, by_name, listed):
                     listed.add(os.path.realpath(os.path.join(top, entry["source"])))
         except (ConfigError, ValueError):  # (ValueError: a source holding a NUL)
             pass
-        if by_name[".claude-plugin"].is_dir() and (
+        if kind != MARKET and by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return True
     return bool(listed) and os.path.realpath(top) in listed or read and MARKET
@@ -340,8 +344,7 @@ def build(config, folders, notes=None, served=None, sources=None):
             problems.append((folder, files))
             continue
         if not files and notes is not None:  # (a project's own: its host folders are hidden)
-            hosts = list(HOSTS) + [(".claude", "skills"), (".codex", "skills"), (".agents", "skills")]
-            inside = [os.path.join(folder, *pair) for pair in hosts if os.path.isdir(os.path.join(folder, *pair))]
+            inside = [os.path.join(folder, *pair) for pair in HOSTS if os.path.isdir(os.path.join(folder, *pair))]
             notes.append((folder, "no prompt files%s" % (" (give --prompts its host folders "
                                                           "themselves: %s)" % ", ".join(inside) if inside else "")))
         renames = {}  # a plugin's folder-named path -> the one its manifest's name gives
