@@ -440,11 +440,12 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
 def _skill(result, relpath, front, body_line, body):
     """A folder's ``SKILL.md`` (agentskills.io's format; Claude Code, Codex, VS Code read
     it): one prompt named after the skill, its arguments as a Claude Code command's. Read
-    as leniently as the format's guidance for clients says: a name that breaks its rules is
-    served as written, with a warning."""
+    as leniently as the format's guidance for clients says, with a warning: a name that
+    breaks its rules (``Writing Hookify Rules``) is served as its folder's name, as Claude
+    Code names a skill (as written where no folder names it); one only unlike its folder's,
+    as written."""
     folders = relpath.split("/")[:-1]
-    name = front.get("name")
-    line = result.front_lines.get(("name",), 1)
+    name, line = front.get("name"), result.front_lines.get(("name",), 1)
     if not isinstance(name, str) or not name:
         if not folders:
             result.fail(line, None, "name", "a skill needs a name")
@@ -452,8 +453,9 @@ def _skill(result, relpath, front, body_line, body):
         name = folders[-1]
     if len(name) > 64 or not _SKILL_NAME.issuperset(name) or name.startswith("-") \
             or name.endswith("-") or "--" in name:
-        result.warnings.append((line, "name: %r breaks the Agent Skills rules (at most 64 lowercase "
-                                      "letters, digits and single hyphens): served as written" % name))
+        result.warnings.append((line, "name: %r breaks the Agent Skills rules (at most 64 lowercase letters, digits "
+                                      "and single hyphens): served as %r" % (name, folders[-1] if folders else name)))
+        name = folders[-1] if folders else name
     elif folders and name != folders[-1]:
         result.warnings.append((line, "name: %r is not its folder's name %r: served as %r"
                                 % (name, folders[-1], name)))
