@@ -16,7 +16,7 @@ import signal
 
 from . import codec
 from .errors import ConfigError
-from .io.disk import looked_for, read_regular
+from .io.disk import looked_for, read_regular, stat_of
 from .model.config import load_config
 
 #: the most a config file may hold (checked before it is read); larger is a config error
@@ -74,17 +74,6 @@ def _folders():
         raise ConfigError([("prompt_dirs", "prompt folders are read by the files/ part of tinymcp, "
                                            "which this copy does not have")])
     return folders
-
-
-def stat_of(path):
-    """What tells a changed file: device, inode (a rename over it), size, mtime, ctime
-    (a copy that keeps the size and mtime: ``files.folders.folder_signature``) and mode (a
-    file made readable again); None when it cannot be stat'ed."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode)
 
 
 class ConfigFile:

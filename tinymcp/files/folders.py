@@ -22,7 +22,7 @@ from ..errors import ConfigError, clip
 from ..model.check import describe, plain
 from ..model.config import load_config
 from ..model.limits import Limits
-from ..io.disk import looked_for, read_regular
+from ..io.disk import looked_for, read_regular, stat_of
 
 #: the most a prompt file may hold; larger is a config error (it is not read)
 MAX_FILE_BYTES = 1 << 20
@@ -307,19 +307,8 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
     """What tells a changed folder: every folder's and prompt file's identity, size,
     mtime and ctime (a file added, removed, renamed or edited changes it: ``cp -p`` or
     ``rsync -t`` may write the same size and mtime, and no tool sets a ctime back)."""
-    out = []
-    try:
-        st = os.stat(folder)
-        out.append(("", st.st_ino, st.st_mtime_ns, st.st_mode))
-    except OSError:
-        pass
-    for rel, path, *_ in _walk(folder, max_depth, []):  # (its problems: read's to tell)
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue
-        out.append((rel, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode))
-    return tuple(out)
+    # (the walk's problems: read's to tell)
+    return tuple([("", stat_of(folder))] + [(rel, stat_of(path)) for rel, path, *_ in _walk(folder, max_depth, [])])
 
 
 def build(config, folders, notes=None, served=None, sources=None):

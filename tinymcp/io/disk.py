@@ -57,3 +57,14 @@ def looked_for(path):
     except OSError:
         return "a relative path, and the current directory is gone: write the full path"
     return "looked for %s, as the current directory is %s: write the full path" % (os.path.join(cwd, path), cwd)
+
+
+def stat_of(path):
+    """What tells a changed file: device, inode (a rename over it), size, mtime, ctime
+    (a copy that keeps the size and mtime: ``files.folders.folder_signature``) and mode (a
+    file made readable again); None when it cannot be stat'ed."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode)
