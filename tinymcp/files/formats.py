@@ -432,7 +432,7 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
     pieces = _dollar_pieces(body, named, codex, hinted, written)
     prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, host)
     _single(result, prompt, "".join(
-        _literal(p) if isinstance(p, str) else "{%s}" % names[p] for p in pieces), body_line)
+        "{%s}" % names[p] if p in names else _literal(written.get(p, p)) for p in pieces), body_line)
 
 
 # --- Agent Skills ----------------------------------------------------------------------------
@@ -545,6 +545,11 @@ def _command_arguments(pieces, body, hint, named, written, host):
              + (" (%s)" % hint if isinstance(hint, str) and hint else "")}
     zero_based = bool(named) or ("index", 0) in pieces or "$ARGUMENTS[" in body
     hinted = _hint_names(hint)
+    # (Claude Code leaves a position not given as written: a `$N` past the first gap in those
+    # used or named is an amount, "$50 + $200", kept as text; Codex and OpenCode make it nothing)
+    most = max(len(named), len(hinted)) + (not zero_based) if host not in ("codex", "opencode") else float("inf")
+    while ("index", most) in written:
+        most += 1
     names, out = {}, []
     # (a position's name gives way to the names written in the body, wherever they come)
     taken = set(named) | {"arguments" if p[0] == "all" else p[1] for p in pieces
@@ -553,6 +558,8 @@ def _command_arguments(pieces, body, hint, named, written, host):
         if isinstance(piece, str) or piece in names:
             continue
         kind, key = piece
+        if kind == "index" and key >= most and not written[piece].startswith("$ARGUMENTS"):
+            continue  # (text: no name)
         if kind == "index":  # (never below 0: a body with `$0` or `$ARGUMENTS[0]` counts from 0)
             position = key if zero_based else key - 1
             if position < len(named):  # (the named argument of that position: one argument)
