@@ -157,6 +157,17 @@ def test_brackets_in_strings_with_escaped_quotes_do_not_count():
     assert reply["result"]["messages"][0]["content"]["text"] == text
 
 
+def test_a_line_whose_brackets_are_all_in_a_string_is_no_internal_error():
+    # Bug: past max_depth brackets, all inside strings (a bare JSON string), left no
+    # bracket to sum: max() of nothing raised, and the line got -32603 Internal error
+    wire = Wire(limited_config(max_depth=4))
+    line = b'"' + b"[" * 5 + b'"'
+    assert wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n") == [
+        {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32600, "message": "Invalid Request: expected a JSON object"}},
+        {"jsonrpc": "2.0", "id": "next", "result": {}}]
+
+
 def test_a_batch_nesting_too_deep_is_refused_as_a_whole():
     wire = Wire(limited_config(max_depth=8))
     wire.initialize("2025-03-26")

@@ -125,7 +125,9 @@ def read_line(line, limits):
         outside = _outside_strings(line, most) if outside is None else outside
         if outside is None:
             return Refused("more than %d values and keys in one message (max_line_values)" % most)
-        if max(accumulate(map(_STEP.__getitem__, outside.translate(None, _NOT_BRACKETS)))) > limits.max_depth:
+        # (default=0: every bracket was inside a string, as in a bare string value)
+        steps = map(_STEP.__getitem__, outside.translate(None, _NOT_BRACKETS))
+        if max(accumulate(steps), default=0) > limits.max_depth:
             return Refused("nesting deeper than %d levels (max_depth)" % limits.max_depth)
     return decode(line)
 
