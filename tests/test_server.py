@@ -99,6 +99,23 @@ def test_a_change_of_json_type_or_of_template_escapes_is_a_change():
     assert server.apply_config(load_config(prompt(messages=[{"role": "user", "text": "a {b}"}]))) is False
 
 
+def test_a_reload_compares_a_deeply_nested_meta_without_recursing():
+    # Bug: a config file whose _meta nests 450 deep loads and is served (the JSON decoder
+    # and encoder take it), but the reload's comparison recursed twice a level:
+    # RecursionError out of apply_config, which on SIGHUP ended the CLI (exit status 1)
+    def deep(leaf):
+        meta = {"a": leaf}
+        for _ in range(450):
+            meta = {"k": meta}
+        text = json.dumps({"prompts": [{"name": "p", "_meta": {"x": meta},
+                                        "messages": [{"role": "user", "text": "x"}]}]})
+        return load_config(json.loads(text), owned=True)  # (as --config loads a file)
+
+    server = Server(deep(1))
+    assert server.apply_config(deep(1)) is False
+    assert server.apply_config(deep(2)) is True
+
+
 # --- a path is not a config -------------------------------------------------------------------
 
 def test_a_path_given_as_the_config_is_a_type_error_that_says_what_to_do(tmp_path):

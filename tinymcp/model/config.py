@@ -171,14 +171,19 @@ class PromptSet:
 def _same(a, b):
     """``a == b`` held to JSON: 1, 1.0 and true differ, and so does the order of keys (a
     client sees both). Anything but JSON's own values (a callable) is the same only as
-    itself: no ``__eq__`` of a caller's runs on the loop."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is dict:
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if type(a) is list:
-        return len(a) == len(b) and all(map(_same, a, b))
-    return a is b or type(a) in (str, int, float) and a == b
+    itself: no ``__eq__`` of a caller's runs on the loop. Iterative: a ``_meta`` nested
+    some 900 deep loads (the JSON decoder takes it), and a reload must compare it too."""
+    todo = [(a, b)]
+    while todo:
+        a, b = todo.pop()
+        kind = type(a)
+        if kind is not type(b) or kind is dict and list(a) != list(b) or kind is list and len(a) != len(b):
+            return False
+        if kind is dict or kind is list:
+            todo.extend(zip(a.values(), b.values()) if kind is dict else zip(a, b))
+        elif not (a is b or kind in (str, int, float) and a == b):
+            return False
+    return True
 
 
 # Cursor = urlsafe base64 of (4-byte CRC of the scope and name, name). The CRC and a
