@@ -807,6 +807,12 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plugins:hk:help"]
     write(root, {".claude-plugin/plugin.json": '{"name": "both"}', "commands/x.md": "X.\n"})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["both:x"]  # (a plugin that lists itself)
+    # (skills an entry lists in a folder of their own: K-Dense's 134 scientific-skills/x were none)
+    skill = "---\nname: x\ndescription: X\n---\nX\n"
+    listing = '{"plugins": [{"name": "sci", "source": "./", "skills": ["./science/x", 7, "../up"]}]}'
+    sci = write(tmp_path / "sci", {".claude-plugin/marketplace.json": listing, "science/x/SKILL.md": skill,
+                                   "science/README.md": "About\n", "other/y/SKILL.md": skill.replace("x", "y")})
+    assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["sci:x"]
 
 
 def test_a_skills_folder_serves_its_skills_alone(tmp_path):

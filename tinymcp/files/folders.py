@@ -226,8 +226,8 @@ def _walk(folder, max_depth, problems):
         subfolders = []
         for name, entry in sorted(by_name.items()):
             # (Gemini CLI's glob takes dot files too)
-            if name.startswith(".") and kind != "gemini" or (
-                    plugin and name not in ("commands", "skills")) or (extension and name != "commands"):
+            if name.startswith(".") and kind != "gemini" or (extension and name != "commands") or (plugin and name
+                    not in _PLUGIN_KINDS and ("skills", os.path.join(os.path.realpath(top), name)) not in listed):
                 continue
             rel = join(rel_top, name)
             try:
@@ -246,7 +246,7 @@ def _walk(folder, max_depth, problems):
                 followed.append(real)
             if is_folder:
                 subfolders.append((rel, entry.path, named_top if plugin or extension else join(named_top, name),
-                                   _PLUGIN_KINDS[name] if plugin else "gemini" if extension else kind))
+                                   _PLUGIN_KINDS.get(name, SKILLS) if plugin else "gemini" if extension else kind))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
@@ -276,7 +276,11 @@ def _plugin(top, by_name, listed, kind):
             read = type(data) is dict and type(data.get("plugins")) is list
             for entry in data["plugins"] if read else ():
                 if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str:
-                    listed.add(os.path.realpath(os.path.join(top, entry["source"])))
+                    root = os.path.realpath(os.path.join(top, entry["source"]))
+                    listed.add(root)
+                    for skill in entry.get("skills") if type(entry.get("skills")) is list else ():
+                        if type(skill) is str:  # (a skill of its own elsewhere: the folder below it that holds it)
+                            listed.add(("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0])))
         except (ConfigError, ValueError):  # (ValueError: a source holding a NUL)
             pass
         if kind != MARKET and by_name[".claude-plugin"].is_dir() and (
