@@ -26,12 +26,8 @@ class Method:
     __slots__ = ("name", "handler", "handshake", "stateless", "probe", "check")
 
     def __init__(self, name, handler, handshake=True, stateless=True, probe=False, check=None):
-        self.name = name
-        self.handler = handler
-        self.handshake = handshake
-        self.stateless = stateless
-        self.probe = probe
-        self.check = check or (lambda params: None)
+        self.name, self.handler, self.handshake, self.stateless = name, handler, handshake, stateless
+        self.probe, self.check = probe, check or (lambda params: None)
 
 
 def _param(params, key, what=None, kind=str):
