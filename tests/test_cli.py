@@ -65,6 +65,17 @@ def test_a_printout_shows_what_stdout_cannot_encode_escaped(tmp_path, args):
 
 # --- --check, and an invalid config --------------------------------------------------------
 
+@pytest.mark.needs("files")
+@pytest.mark.parametrize("args", [["--check"], []])
+def test_a_file_name_that_would_drive_the_terminal_is_told_escaped(tmp_path, args):
+    # (a file named "a<ESC>[31mRED.md" turned the terminal red: --check and the leniency
+    # warning printed its name as it is)
+    (tmp_path / "a\x1b[31m\u202eRED.md").write_text("Hi\n")
+    (tmp_path / "good.md").write_text("ok\n")
+    rc, out, err = run(["--prompts", str(tmp_path)] + args)
+    assert rc == (1 if args else 0) and "\x1b" not in err and "\u202e" not in err
+    assert "a\\x1b[31m\\u202eRED.md:1: name: expected a printable name" in err
+
 @pytest.mark.parametrize("args", [["--check"], pytest.param(["--connect", "/nonexistent/tinymcp.sock"],
                                                              marks=pytest.mark.needs("socket"))])
 def test_the_cycle_collector_paused_at_start_is_back_on_after_the_load(args):

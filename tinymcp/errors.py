@@ -11,6 +11,11 @@
 """
 
 
+#: how a diagnostic shows a control or bidirectional character, as ``repr`` does: a file named
+#: with ESC must not drive the terminal it is told on (tabs and line breaks stay)
+SHOWN = {c: repr(chr(c))[1:-1] for c in [*range(9), *range(11, 32), 127, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+
+
 class TinyMCPError(Exception):
     """Root of every error tinymcp raises on purpose."""
 

@@ -9,6 +9,7 @@ only for those: a server never is.
 import sys
 
 from . import __version__, codec
+from .errors import SHOWN
 from .model.check import close_match
 from .model.content import as_text
 from .protocol.revisions import LATEST_HANDSHAKE
@@ -147,11 +148,11 @@ def config_error(problems, source, default_name):
     if source is not None and source.path and len(problems) == 1 \
             and (problems[0][0] + ":").startswith(source.path + ":"):
         # the file itself (unreadable, not JSON): one line, FILE[:LINE:COLUMN]: what is wrong
-        sys.stderr.write("tinymcp: %s: %s\n" % problems[0])
+        sys.stderr.write(("tinymcp: %s: %s\n" % problems[0]).translate(SHOWN))
         return 1
     sys.stderr.write("tinymcp: invalid config %s:\n" % (default_name if source is None else source.name))
     for path, msg in problems:
-        sys.stderr.write("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg)
+        sys.stderr.write(("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg).translate(SHOWN))
     return 1
 
 

@@ -6,6 +6,7 @@ import select
 import sys
 from time import monotonic
 
+from ..errors import SHOWN
 from .loop import SERVING
 
 #: log lines waiting for a full stderr are kept up to this many bytes; past it they are
@@ -111,7 +112,7 @@ def stderr_log(level, message, exc=None):
     try:
         if not _STDERR:
             _STDERR.append(_Stderr())  # (two threads may make one each: one is kept)
-        text = "tinymcp: %s: %s\n" % (level, message)
+        text = ("tinymcp: %s: %s\n" % (level, message)).translate(SHOWN)
         if exc is not None and _STDERR[0].tracebacks.allow():
             import traceback
             text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
