@@ -707,6 +707,8 @@ def test_a_claude_code_plugin_serves_its_commands_and_skills_named_as_claude_cod
     # (a marketplace whose plugins are elsewhere, a repository, has none here to serve)
     ('{"plugins": [{"name": "dev", "source": {"source": "github", "repo": "o/r"}}]}', []),
     ('{"plugins": [{"name": "dev", "source": "./plu\\u0000gins"}]}', []),
+    ('{"plugins": [{"name": "x", "source": "./x\\u0000"}, {"name": "dev", "source": "./plugins/dev"}]}',
+     ["plugins:dev:make", "plugins:dev:x"]),  # (one NUL lost the plugins listed after it)
     ("{not json", None),  # (a marketplace that cannot be read: a plain folder)
 ])
 def test_a_marketplace_serves_the_plugins_it_lists_by_path_manifest_or_not(tmp_path, marketplace, served):
@@ -813,6 +815,13 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     sci = write(tmp_path / "sci", {".claude-plugin/marketplace.json": listing, "science/x/SKILL.md": skill,
                                    "science/README.md": "About\n", "other/y/SKILL.md": skill.replace("x", "y")})
     assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["sci:x"]
+    # (a plugin that is one skill, as `claude plugin init` writes it, and a copy of the whole
+    # marketplace that it does not list)
+    one = '{"plugins": [{"name": "diag", "source": "./skills/diagnose", "skills": ["./"]}]}'
+    root = write(tmp_path / "one", {".claude-plugin/marketplace.json": one, "skills/diagnose/SKILL.md": skill,
+                                    "backup/.claude-plugin/marketplace.json": listing,
+                                    "backup/science/x/SKILL.md": skill})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["skills:x"]
 
 
 def test_a_skills_folder_serves_its_skills_alone(tmp_path):

@@ -174,8 +174,9 @@ def folder_host(folder):
     placeholders), ``.opencode/command`` as OpenCode (commands whose unfilled ``$N`` is
     nothing, what is typed appended bare); Cursor commands and Windsurf workflows are read
     as Claude Code commands; ``.claude/skills`` (Codex's, ``.agents/skills``) as Claude Code
-    reads it: its skills (folders holding ``SKILL.md``), no other file. The path as given counts first, then its real path (a host folder
-    linked to a dotfiles repository is still the host's)."""
+    reads it: its skills (folders holding ``SKILL.md``), no other file. The path as given
+    counts first, then its real path (a host folder linked to a dotfiles repository is
+    still the host's)."""
     found = [pair for parts in (os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep))
              for pair in zip(parts, parts[1:]) if pair in HOSTS]
     return HOSTS[found[0]] if found else None
@@ -210,7 +211,8 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "gemini")
-        if SKILL in by_name and not hosted and kind != MARKET:  # (an Agent Skill: its SKILL.md alone)
+        # (an Agent Skill: its SKILL.md alone; in a marketplace, a plugin it lists that is one skill)
+        if SKILL in by_name and not hosted and (kind != MARKET or os.path.realpath(top) in listed):
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
             continue
         plugin = not hosted and _plugin(top, by_name, listed, kind)
@@ -223,11 +225,11 @@ def _walk(folder, max_depth, problems):
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
         # (a Gemini CLI extension: its commands/ alone, named from there, as Gemini names them)
         extension = not hosted and "gemini-extension.json" in by_name
-        subfolders = []
+        subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
             # (Gemini CLI's glob takes dot files too)
             if name.startswith(".") and kind != "gemini" or (extension and name != "commands") or (plugin and name
-                    not in _PLUGIN_KINDS and ("skills", os.path.join(os.path.realpath(top), name)) not in listed):
+                    not in _PLUGIN_KINDS and ("skills", os.path.join(real_top, name)) not in listed):
                 continue
             rel = join(rel_top, name)
             try:
@@ -269,24 +271,25 @@ def _plugin(top, by_name, listed, kind):
     that is no plugin itself: Claude Code reads nothing of it but the plugins it lists, so
     its README is no prompt. A marketplace that cannot be read is no prompt either, and the
     folder is read as any other."""
-    market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
-    if ".claude-plugin" in by_name:
+    market, read, real = os.path.join(top, ".claude-plugin", "marketplace.json"), False, os.path.realpath(top)
+    if ".claude-plugin" in by_name and (kind != MARKET or real in listed):  # (not a copy it does not list)
         try:
             data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
             read = type(data) is dict and type(data.get("plugins")) is list
             for entry in data["plugins"] if read else ():
-                if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str:
+                if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str \
+                        and "\0" not in entry["source"]:  # (a NUL: that entry alone lists nothing)
                     root = os.path.realpath(os.path.join(top, entry["source"]))
                     listed.add(root)
                     for skill in entry.get("skills") if type(entry.get("skills")) is list else ():
                         if type(skill) is str:  # (a skill of its own elsewhere: the folder below it that holds it)
                             listed.add(("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0])))
-        except (ConfigError, ValueError):  # (ValueError: a source holding a NUL)
+        except ConfigError:
             pass
-        if kind != MARKET and by_name[".claude-plugin"].is_dir() and (
+        if by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return True
-    return bool(listed) and os.path.realpath(top) in listed or read and MARKET
+    return real in listed or read and MARKET
 
 
 def _plugin_name(data, where):
