@@ -717,3 +717,7 @@ def test_amounts_past_a_gap_in_the_positions_are_text_where_the_host_leaves_them
             ("user", "Average ($50 + $200) / 2.\n\nARGUMENTS: Q3")]
     named = "---\nargument-hint: [a] [b] [c]\n---\nUse $1 and $3, not $9.\n"  # (named by the hint: kept)
     assert [a["name"] for a in parsed("s.md", named, host).prompt["arguments"]][:2] == ["a", "c"]
+    if host is None:  # ($ARGUMENTS[5] wherever it comes, and each amount as it is written)
+        both = "---\nmodel: x\n---\nCosts $5 or $ARGUMENTS[5]\n"
+        assert rendered("s.md", both, arg6="7") == [("user", "Costs 7 or 7")]
+        assert rendered("s.md", "Fix $1. Pay $05 then $5.\n", arg1="X") == [("user", "Fix X. Pay $05 then $5.")]

@@ -432,7 +432,7 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
     pieces = _dollar_pieces(body, named, codex, hinted, written)
     prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, host)
     _single(result, prompt, "".join(
-        "{%s}" % names[p] if p in names else _literal(written.get(p, p)) for p in pieces), body_line)
+        "{%s}" % names[p] if p in names else _literal(written.get(i, p)) for i, p in enumerate(pieces)), body_line)
 
 
 # --- Agent Skills ----------------------------------------------------------------------------
@@ -471,7 +471,8 @@ def _dollar_pieces(body, named, codex, hinted, written):
     ``codex`` prompt, else those the argument hint names (``hinted``: ``ENV=<env>``).
     Positions as Claude Code reads them: ``$`` and digits that no word character follows
     (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0). ``written``
-    (a dict) gets each placeholder's text as first written."""
+    (a dict) gets each placeholder's text as first written, and by its index in the result
+    as written there."""
     # (Codex names: only where no $ARGUMENTS, $N or named argument is used)
     upper = None if named or _positional(body) else True if codex else frozenset(hinted)
     named = (frozenset(named), frozenset(map(len, named)), max(map(len, named), default=0))
@@ -494,6 +495,7 @@ def _dollar_pieces(body, named, codex, hinted, written):
         else:
             out += [body[start:at], found[1:]]
             written.setdefault(found[1:], body[at:at + found[0]])
+            written[len(out) - 1] = body[at:at + found[0]]  # (and each one as written: an amount stays so)
             start = at = at + found[0]
 
 
@@ -550,6 +552,8 @@ def _command_arguments(pieces, body, hint, named, written, host):
     most = max(len(named), len(hinted)) + (not zero_based) if host not in ("codex", "opencode") else float("inf")
     while ("index", most) in written:
         most += 1
+    # ($ARGUMENTS[N] is never an amount, however else its position is written)
+    bracketed = {p for i, p in enumerate(pieces) if type(p) is tuple and written[i].startswith("$ARGUMENTS[")}
     names, out = {}, []
     # (a position's name gives way to the names written in the body, wherever they come)
     taken = set(named) | {"arguments" if p[0] == "all" else p[1] for p in pieces
@@ -558,7 +562,7 @@ def _command_arguments(pieces, body, hint, named, written, host):
         if isinstance(piece, str) or piece in names:
             continue
         kind, key = piece
-        if kind == "index" and key >= most and not written[piece].startswith("$ARGUMENTS"):
+        if kind == "index" and key >= most and piece not in bracketed:
             continue  # (text: no name)
         if kind == "index":  # (never below 0: a body with `$0` or `$ARGUMENTS[0]` counts from 0)
             position = key if zero_based else key - 1
