@@ -12,8 +12,9 @@
 
 
 #: how a diagnostic shows a control or bidirectional character, as ``repr`` does: a file named
-#: with ESC must not drive the terminal it is told on (tabs and line breaks stay)
-SHOWN = {c: repr(chr(c))[1:-1] for c in [*range(9), *range(11, 32), 127, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+#: with ESC must not drive the terminal it is told on (tabs and line breaks stay; 8234-8238 and
+#: 8294-8297 are the bidirectional embeddings, overrides and isolates, U+202A-E and U+2066-9)
+SHOWN = {c: repr(chr(c))[1:-1] for c in [*range(9), *range(11, 32), 127, *range(8234, 8239), *range(8294, 8298)]}
 
 
 class TinyMCPError(Exception):

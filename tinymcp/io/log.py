@@ -25,8 +25,7 @@ class Throttle:
 
     def __init__(self, burst, period, clock=None):
         self.burst, self.period, self.clock = burst, period, clock or monotonic
-        self.start = None
-        self.count = self.dropped = 0
+        self.start, self.count, self.dropped = None, 0, 0
 
     def allow(self):
         now = self.clock()
@@ -51,10 +50,8 @@ class _Stderr:
     def __init__(self):
         import threading  # (made with the first line logged)
         self.lock = threading.Lock()  # (worker threads log too)
-        self.pending = bytearray()
-        self.dropped = 0
+        self.pending, self.dropped, self.retrying = bytearray(), 0, False
         self.tracebacks = Throttle(TRACEBACK_BURST, TRACEBACK_PERIOD)
-        self.retrying = False
 
     def write(self, text):
         err = sys.__stderr__ or sys.stderr
