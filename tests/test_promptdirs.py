@@ -822,6 +822,10 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
                                     "backup/.claude-plugin/marketplace.json": listing,
                                     "backup/science/x/SKILL.md": skill})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["skills:x"]
+    # (a plugin's own SKILL.md is one skill more, beside its commands: claude-reflect lost them)
+    root = write(tmp_path / "reflect", {".claude-plugin/plugin.json": '{"name": "rf"}', "SKILL.md": skill,
+                                        "commands/view.md": "View.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["x", "rf:view"]
 
 
 def test_a_skills_folder_serves_its_skills_alone(tmp_path):

@@ -83,9 +83,8 @@ class ConfigFile:
     besides the config's own ``prompt_dirs`` (``--prompts``)."""
 
     def __init__(self, path, watch=False, dirs=(), interval=WATCH_INTERVAL, strict=False):
-        self.path, self.watch, self.dirs, self.interval = path, watch, list(dirs), interval
-        #: a prompt file with problems refuses everything (else it alone is left out)
-        self.strict = strict
+        #: (``strict``: a prompt file with problems refuses everything, else it alone is left out)
+        self.path, self.watch, self.dirs, self.interval, self.strict = path, watch, list(dirs), interval, strict
         #: what loading folders remembers between loads (``files.folders.Lenient``): what
         #: was left out or ignored (``tell`` logs it), where each prompt comes from
         self.lenient = None

@@ -211,10 +211,6 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "gemini")
-        # (an Agent Skill: its SKILL.md alone; in a marketplace, a plugin it lists that is one skill)
-        if SKILL in by_name and not hosted and (kind != MARKET or os.path.realpath(top) in listed):
-            found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
-            continue
         plugin = not hosted and _plugin(top, by_name, listed, kind)
         # (of a marketplace, only the plugins it lists are read, as Claude Code reads it)
         plugin, kind = (False, MARKET) if plugin == MARKET else (plugin, kind)
@@ -223,6 +219,11 @@ def _walk(folder, max_depth, problems):
             manifest = os.path.join(top, ".claude-plugin", "plugin.json")
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
+        # (an Agent Skill: its SKILL.md alone; a plugin's own, beside its commands and skills)
+        if SKILL in by_name and not hosted and (plugin or kind != MARKET):
+            found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
+            if not plugin:
+                continue
         # (a Gemini CLI extension: its commands/ alone, named from there, as Gemini names them)
         extension = not hosted and "gemini-extension.json" in by_name
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
@@ -271,8 +272,9 @@ def _plugin(top, by_name, listed, kind):
     that is no plugin itself: Claude Code reads nothing of it but the plugins it lists, so
     its README is no prompt. A marketplace that cannot be read is no prompt either, and the
     folder is read as any other."""
-    market, read, real = os.path.join(top, ".claude-plugin", "marketplace.json"), False, os.path.realpath(top)
-    if ".claude-plugin" in by_name and (kind != MARKET or real in listed):  # (not a copy it does not list)
+    market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
+    # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
+    if ".claude-plugin" in by_name and (kind != MARKET or os.path.realpath(top) in listed):
         try:
             data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
             read = type(data) is dict and type(data.get("plugins")) is list
@@ -289,7 +291,7 @@ def _plugin(top, by_name, listed, kind):
         if by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return True
-    return real in listed or read and MARKET
+    return bool(listed) and os.path.realpath(top) in listed or read and MARKET
 
 
 def _plugin_name(data, where):
