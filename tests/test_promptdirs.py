@@ -811,10 +811,13 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["both:x"]  # (a plugin that lists itself)
     # (skills an entry lists in a folder of their own: K-Dense's 134 scientific-skills/x were none)
     skill = "---\nname: x\ndescription: X\n---\nX\n"
+    # (named by the entry, as Claude Code names a plugin with no manifest, not by the clone's folder)
     listing = '{"plugins": [{"name": "sci", "source": "./", "skills": ["./science/x", 7, "../up"]}]}'
-    sci = write(tmp_path / "sci", {".claude-plugin/marketplace.json": listing, "science/x/SKILL.md": skill,
-                                   "science/README.md": "About\n", "other/y/SKILL.md": skill.replace("x", "y")})
+    sci = write(tmp_path / "clone", {".claude-plugin/marketplace.json": listing, "science/x/SKILL.md": skill,
+                                     "science/README.md": "About\n", "other/y/SKILL.md": skill.replace("x", "y")})
     assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["sci:x"]
+    write(sci, {".claude-plugin/marketplace.json": listing.replace("]}]}", ']}, {"name": "b", "source": "./"}]}')})
+    assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["clone:x"]  # (two names for it: its folder's)
     # (a plugin that is one skill, as `claude plugin init` writes it, and a copy of the whole
     # marketplace that it does not list)
     one = '{"plugins": [{"name": "diag", "source": "./skills/diagnose", "skills": ["./"]}]}'

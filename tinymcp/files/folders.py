@@ -155,7 +155,7 @@ def _inside(path, top):
 
 #: a Claude Code marketplace's own folders (it, and those below it that no plugin it lists holds),
 #: and skills folders (``.claude/skills``, a plugin's ``skills/``): only the skills in them
-MARKET, SKILLS = "market", "skills"
+MARKET, SKILLS = object(), "skills"  # (MARKET: no name a marketplace entry could give)
 #: a host's own folder (the last two names of its real path) -> how its files are read
 HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
@@ -184,21 +184,20 @@ def folder_host(folder):
 
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
-    host reads it)`` of each prompt file under ``folder``, by path: names starting with
-    "." are skipped, files and folders alike (not in Gemini CLI's folders; Codex reads no
-    subfolder of its own); a symlinked folder is followed once, when its real path is
-    inside ``folder`` (else a problem); of a folder holding a ``SKILL.md``, that file
-    alone; in a host's own folder (``folder_host``), the files that host reads; of a Claude
-    Code plugin (a folder holding ``.claude-plugin/``), its ``commands/`` (commands) and
-    ``skills/`` (its skills alone), named as Claude Code names them (``plugin:command``,
-    ``plugin:skill``: after the plugin's folder here, and after the name its manifest gives
-    in ``build``, which gets the manifest as one more entry, of kind "manifest", with no
-    DirEntry); of a Claude Code marketplace, the plugins it lists alone; of a Gemini CLI
-    extension (a folder holding ``gemini-extension.json``), its ``commands/``, named from
-    there, as Gemini CLI names them (its ``GEMINI.md`` is context, not a command).
-    Iterative, and never deeper than ``max_depth`` folders below ``folder``: ``problems``
-    (a list) is told of each folder too deep or unreadable, ``(relative path, message)``."""
-    found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], set()
+    host reads it)`` of each prompt file under ``folder``, by path: names starting with "."
+    are skipped, files and folders alike (not in Gemini CLI's folders; Codex reads no
+    subfolder of its own); a symlinked folder is followed once, when its real path is inside
+    ``folder`` (else a problem); of a folder holding ``SKILL.md``, that file alone; in a
+    host's own folder (``folder_host``), the files that host reads; of a Claude Code plugin
+    (a folder holding ``.claude-plugin/``), its ``commands/``, ``skills/`` (its skills
+    alone) and own ``SKILL.md``, named as Claude Code names them (``plugin:command``: after
+    its folder or marketplace entry here, and after the name its manifest gives in
+    ``build``, which gets the manifest as one more entry, of kind "manifest", with no
+    DirEntry); of a marketplace, the plugins it lists alone; of a Gemini CLI extension (a
+    folder holding ``gemini-extension.json``), its ``commands/``, named from there, as
+    Gemini CLI names them. Iterative, never deeper than ``max_depth`` folders below
+    ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable."""
+    found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], {}
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
         rel_top, top, depth, named_top, kind = todo.pop()
@@ -213,9 +212,11 @@ def _walk(folder, max_depth, problems):
         hosted = kind in ("codex", "gemini")
         plugin = not hosted and _plugin(top, by_name, listed, kind)
         # (of a marketplace, only the plugins it lists are read, as Claude Code reads it)
-        plugin, kind = (False, MARKET) if plugin == MARKET else (plugin, kind)
+        plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)
         if plugin:  # (its commands and skills are named as its own: plugin:command)
             named_top = named_top or os.path.basename(os.path.abspath(top))
+            if plugin is not True:  # (a marketplace entry's name for it, where it has no manifest)
+                named_top = join(named_top.rpartition("/")[0], plugin)
             manifest = os.path.join(top, ".claude-plugin", "plugin.json")
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
@@ -267,8 +268,10 @@ def _plugin(top, by_name, listed, kind):
     ``.claude-plugin/`` (not a marketplace's, which holds its marketplace.json alone: its
     plugins are below), or a marketplace read on the way lists it by a path of its own
     (``"source": "./plugins/x"``), with a manifest or without one ("the manifest is
-    optional"). ``listed`` (a set of real paths) gets the plugins a marketplace here lists;
-    a source elsewhere (a repository) lists nothing here. ``MARKET`` when it is a marketplace
+    optional"): True, or the name its marketplace entry gives it (True where two give it
+    other names, or it is ""; a manifest's name still wins, in ``build``). ``listed`` (real
+    path -> that) gets the plugins a marketplace here lists; a source elsewhere (a
+    repository) lists nothing here. ``MARKET`` when it is a marketplace
     that is no plugin itself: Claude Code reads nothing of it but the plugins it lists, so
     its README is no prompt. A marketplace that cannot be read is no prompt either, and the
     folder is read as any other."""
@@ -282,16 +285,16 @@ def _plugin(top, by_name, listed, kind):
                 if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str \
                         and "\0" not in entry["source"]:  # (a NUL: that entry alone lists nothing)
                     root = os.path.realpath(os.path.join(top, entry["source"]))
-                    listed.add(root)
+                    listed[root] = True if listed.get(root, entry["name"]) != entry["name"] else entry["name"] or True
                     for skill in entry.get("skills") if type(entry.get("skills")) is list else ():
                         if type(skill) is str:  # (a skill of its own elsewhere: the folder below it that holds it)
-                            listed.add(("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0])))
+                            listed[("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0]))] = True
         except ConfigError:
             pass
         if by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return True
-    return bool(listed) and os.path.realpath(top) in listed or read and MARKET
+    return listed.get(os.path.realpath(top), read and MARKET) if listed else read and MARKET
 
 
 def _plugin_name(data, where):
