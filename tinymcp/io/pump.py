@@ -75,12 +75,10 @@ class StreamPump:
         self.loop, self.session, self.in_fd, self.out_fd = loop, session, in_fd, out_fd
         self.on_close, self.high, self.low, self.hard = on_close, high, low, hard
         self.log, self.name, self.eof_drain = log or no_log, name, eof_drain
-        self.out = bytearray()
+        self.out, self.closed, self._turn_ends = bytearray(), False, 0.0
         self.eof = False      # no more input will be read (the peer's EOF, or shutdown)
         self.paused = False   # the backlog went over ``high``: no serving until it is down to ``low``
-        self.closed = False
         self._waiting = False  # lines are held until the loop's next round (``_next_turn``)
-        self._turn_ends = 0.0
         self._pushed = 0  # bytes pushed (``send``) that the peer has not read as much as since
         self._drained_at = 0.0  # (after EOF: when the peer last read some output)
         self._reading = self._writing = False
