@@ -271,10 +271,10 @@ def _plugin(top, by_name, listed, kind):
     optional"): True, or the name its marketplace entry gives it (True where two give it
     other names, or it is ""; a manifest's name still wins, in ``build``). ``listed`` (real
     path -> that) gets the plugins a marketplace here lists; a source elsewhere (a
-    repository) lists nothing here. ``MARKET`` when it is a marketplace
-    that is no plugin itself: Claude Code reads nothing of it but the plugins it lists, so
-    its README is no prompt. A marketplace that cannot be read is no prompt either, and the
-    folder is read as any other."""
+    repository) lists nothing here. ``MARKET`` when it is a marketplace that is no plugin
+    itself: Claude Code reads nothing of it but the plugins it lists, so its README is no
+    prompt. A marketplace that cannot be read is no prompt either, and the folder is read
+    as any other."""
     market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
     if ".claude-plugin" in by_name and (kind != MARKET or os.path.realpath(top) in listed):
