@@ -553,6 +553,19 @@ def test_connect_answers_a_line_the_server_refused_unread_once_and_exits_0(world
     assert rc == 0, err
 
 
+def test_connect_takes_no_open_listen_stream_for_a_line_the_server_refused_unread(world):
+    # (the refusal, id null, was matched to the oldest request open: the listen stream; the
+    # refused line stayed open, was answered again, -32000, at the end, and the bridge exited 1)
+    path = world.path("s")
+    world.server("--socket", path)
+    deep = modern(6, "prompts/list", {"deep": json.loads("[" * 70 + "]" * 70)})
+    rc, out, err = run(["--connect", path], stdin=b"".join(
+        line(x) for x in (modern(5, "subscriptions/listen", LISTEN), deep, modern(7, "prompts/list"))))
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert [r.get("id") for r in replies if "method" not in r].count(6) == 0 and rc == 0, (replies, err)
+    assert [r["id"] for r in replies if "error" in r] == [None]
+
+
 def test_connect_answers_no_request_twice_when_the_server_refused_one_in_a_batch(world):
     # (an id of no type an id may have, 1.5, is refused with id null inside the batch's reply:
     # the bridge answered it again, -32000, at the end, and exited 1)

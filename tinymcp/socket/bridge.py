@@ -65,12 +65,11 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
 class _Relay:
     def __init__(self, in_fd, out_fd, sock, log):
         self.in_fd, self.out_fd, self.sock, self.log = in_fd, out_fd, sock, log
-        self.to_server, self.to_host = bytearray(), bytearray()
+        self.to_server, self.to_host, self.half_closed = bytearray(), bytearray(), False
         self.in_open = True     # stdin not at its end yet
-        self.half_closed = False
         self.server_first = False  # the server closed first: host input still open, or requests unanswered
         self.mid_line = False      # what came from the server last ends in the middle of a line
-        self.asked = {}  # the requests not answered yet: key -> (id, its batch's keys or None)
+        self.asked = {}  # the requests not answered yet: key -> (id, its batch's keys or None[, a listen stream])
         self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
 
     def run(self):
@@ -113,7 +112,7 @@ class _Relay:
                 if batch is not None:  # (a batch: its mark first, for a refusal of it whole)
                     self.asked.setdefault(batch[0], (_REFUSED, batch))
                 if "method" in msg and "id" in msg and (batch is None or type(msg["id"]) in (int, str)):
-                    self.asked[_key(msg["id"])] = msg["id"], batch
+                    self.asked[_key(msg["id"])] = msg["id"], batch, msg["method"] == "subscriptions/listen"
                     (batch or []).append(_key(msg["id"]))
                 elif is_notification(msg):
                     if msg["method"] == "notifications/cancelled" and type(msg.get("params")) is dict:
@@ -146,8 +145,11 @@ class _Relay:
                 # a line refused unread (-32600, id null), in the order they came: one with an id
                 # of no type an id may be (1.5, true), an invalid object without one
                 # (``_REFUSED``), a batch refused whole (with its requests); else the oldest
-                # asked (too long or too deep). (A batch's items refused are in its array.)
-                oldest = next((key for key in self.asked if key[0] not in ("int", "str")), next(iter(self.asked)))
+                # asked (too long or too deep) that is no listen stream, open for long (a
+                # stream taken for it left the line open: answered twice at the end). (A
+                # batch's items refused are in its array.)
+                oldest = next((key for key in self.asked if key[0] not in ("int", "str")), next(
+                    (key for key, asked in self.asked.items() if asked[2:] != (True,)), next(iter(self.asked))))
                 for key in self.asked[oldest][1] if oldest[0] == "batch" else [oldest]:
                     self.asked.pop(key, None)
         return bool(data)
@@ -206,7 +208,7 @@ class _Relay:
         if self.server_first:
             self.to_host += b"".join(encode({"jsonrpc": "2.0", "id": rid, "error": {
                 "code": -32000, "message": "Connection closed: the tinymcp server went away "
-                                           "before answering"}}) for rid, _ in self.asked.values())
+                                           "before answering"}}) for rid, *_ in self.asked.values())
         while self.to_host:
             if not select.select([], [self.out_fd], [], DRAIN_SECONDS)[1]:
                 self.log("warning", "--connect: closed: none of the output read for %g s after "
