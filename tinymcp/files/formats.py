@@ -427,8 +427,8 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
         named = named.replace(",", " ").split()
     named = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
-    codex, written = host == "codex", {}  # (written: each placeholder as first written, $2 or
-    # $ARGUMENTS[2]; unfilled, it stays so)
+    codex, written = host == "codex", {}  # (written: each placeholder as it is written, $2 or
+    # $ARGUMENTS[2], by its place in the pieces; unfilled, it stays so)
     pieces = _dollar_pieces(body, named, codex, hinted, written)
     prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, host)
     _single(result, prompt, "".join(
@@ -471,8 +471,7 @@ def _dollar_pieces(body, named, codex, hinted, written):
     ``codex`` prompt, else those the argument hint names (``hinted``: ``ENV=<env>``).
     Positions as Claude Code reads them: ``$`` and digits that no word character follows
     (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0). ``written``
-    (a dict) gets each placeholder's text as first written, and by its index in the result
-    as written there."""
+    (a dict) gets each placeholder's text as written there, by its index in the result."""
     # (Codex names: only where no $ARGUMENTS, $N or named argument is used)
     upper = None if named or _positional(body) else True if codex else frozenset(hinted)
     named = (frozenset(named), frozenset(map(len, named)), max(map(len, named), default=0))
@@ -494,8 +493,7 @@ def _dollar_pieces(body, named, codex, hinted, written):
             at += 1
         else:
             out += [body[start:at], found[1:]]
-            written.setdefault(found[1:], body[at:at + found[0]])
-            written[len(out) - 1] = body[at:at + found[0]]  # (and each one as written: an amount stays so)
+            written[len(out) - 1] = body[at:at + found[0]]
             start = at = at + found[0]
 
 
@@ -550,7 +548,8 @@ def _command_arguments(pieces, body, hint, named, written, host):
     # (Claude Code leaves a position not given as written: a `$N` past the first gap in those
     # used or named is an amount, "$50 + $200", kept as text; Codex and OpenCode make it nothing)
     most = max(len(named), len(hinted)) + (not zero_based) if host not in ("codex", "opencode") else float("inf")
-    while ("index", most) in written:
+    used = set(pieces)
+    while ("index", most) in used:
         most += 1
     # ($ARGUMENTS[N] is never an amount, however else its position is written)
     bracketed = {p for i, p in enumerate(pieces) if type(p) is tuple and written[i].startswith("$ARGUMENTS[")}
@@ -558,7 +557,7 @@ def _command_arguments(pieces, body, hint, named, written, host):
     # (a position's name gives way to the names written in the body, wherever they come)
     taken = set(named) | {"arguments" if p[0] == "all" else p[1] for p in pieces
                           if not isinstance(p, str) and p[0] != "index"}
-    for piece in pieces:
+    for i, piece in enumerate(pieces):  # (a piece's first place is where its name is made)
         if isinstance(piece, str) or piece in names:
             continue
         kind, key = piece
@@ -581,7 +580,7 @@ def _command_arguments(pieces, body, hint, named, written, host):
             # (unfilled, it stays as written, as Claude Code leaves it: Cursor and Windsurf never
             # fill it, and skills hold `awk '{print $1}'`; Codex and OpenCode make it nothing)
             arg = {"name": name, "description": "Argument %d" % (position + 1),
-                   "default": "" if host in ("codex", "opencode") else written[piece]}
+                   "default": "" if host in ("codex", "opencode") else written[i]}
         elif kind == "all":
             arg = typed
         else:
