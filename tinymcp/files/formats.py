@@ -453,9 +453,9 @@ def _skill(result, relpath, front, body_line, body):
         name = folders[-1]
     if len(name) > 64 or not _SKILL_NAME.issuperset(name) or name.startswith("-") \
             or name.endswith("-") or "--" in name:
+        name, given = folders[-1] if folders else name, name
         result.warnings.append((line, "name: %r breaks the Agent Skills rules (at most 64 lowercase letters, digits "
-                                      "and single hyphens): served as %r" % (name, folders[-1] if folders else name)))
-        name = folders[-1] if folders else name
+                                      "and single hyphens): served as %r" % (given, name)))
     elif folders and name != folders[-1]:
         result.warnings.append((line, "name: %r is not its folder's name %r: served as %r"
                                 % (name, folders[-1], name)))
