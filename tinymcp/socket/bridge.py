@@ -69,7 +69,7 @@ class _Relay:
         self.in_open = True     # stdin not at its end yet
         self.server_first = False  # the server closed first: host input still open, or requests unanswered
         self.mid_line = False      # what came from the server last ends in the middle of a line
-        self.asked = {}  # the requests not answered yet: key -> (id, its batch's keys or None[, a listen stream])
+        self.asked = {}  # the requests not answered yet: key -> (id, its batch's keys or None, a listen stream)
         self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
 
     def run(self):
@@ -110,7 +110,7 @@ class _Relay:
             self.to_server += data
             for msg, batch in self._messages("host", data):
                 if batch is not None:  # (a batch: its mark first, for a refusal of it whole)
-                    self.asked.setdefault(batch[0], (_REFUSED, batch))
+                    self.asked.setdefault(batch[0], (_REFUSED, batch, False))
                 if "method" in msg and "id" in msg and (batch is None or type(msg["id"]) in (int, str)):
                     self.asked[_key(msg["id"])] = msg["id"], batch, msg["method"] == "subscriptions/listen"
                     (batch or []).append(_key(msg["id"]))
@@ -118,7 +118,7 @@ class _Relay:
                     if msg["method"] == "notifications/cancelled" and type(msg.get("params")) is dict:
                         self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
                 elif batch is None and "id" not in msg and not is_response(msg):  # (refused, id null: held for it)
-                    self.asked[("refused", object())] = _REFUSED, None
+                    self.asked[("refused", object())] = _REFUSED, None, False
 
     def _to_server(self):
         try:
@@ -138,7 +138,7 @@ class _Relay:
         self.mid_line = not data.endswith(b"\n") if data else self.mid_line
         for msg, array in self._messages("server", data):
             if "method" not in msg and msg.get("id") is not None:
-                batch = self.asked.pop(_key(msg["id"]), (None, None))[1]
+                batch = self.asked.pop(_key(msg["id"]), (None, None, False))[1]
                 self.asked.pop(batch[0] if batch else None, None)  # (its batch was served, not refused)
             elif array is None and "method" not in msg and "id" in msg and self.asked and (msg.get("refused") or type(
                     msg.get("error")) is dict and msg["error"].get("code") == -32600):
@@ -149,7 +149,7 @@ class _Relay:
                 # stream taken for it left the line open: answered twice at the end). (A
                 # batch's items refused are in its array.)
                 oldest = next((key for key in self.asked if key[0] not in ("int", "str")), next(
-                    (key for key, asked in self.asked.items() if asked[2:] != (True,)), next(iter(self.asked))))
+                    (key for key, asked in self.asked.items() if not asked[2]), next(iter(self.asked))))
                 for key in self.asked[oldest][1] if oldest[0] == "batch" else [oldest]:
                     self.asked.pop(key, None)
         return bool(data)
@@ -208,7 +208,7 @@ class _Relay:
         if self.server_first:
             self.to_host += b"".join(encode({"jsonrpc": "2.0", "id": rid, "error": {
                 "code": -32000, "message": "Connection closed: the tinymcp server went away "
-                                           "before answering"}}) for rid, *_ in self.asked.values())
+                                           "before answering"}}) for rid, _, _ in self.asked.values())
         while self.to_host:
             if not select.select([], [self.out_fd], [], DRAIN_SECONDS)[1]:
                 self.log("warning", "--connect: closed: none of the output read for %g s after "
