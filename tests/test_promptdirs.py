@@ -798,6 +798,16 @@ def test_a_gemini_extension_serves_its_commands_named_as_gemini_names_them(tmp_p
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep"]
 
 
+def test_an_edit_of_a_marketplace_alone_is_seen_by_the_watch(tmp_path):
+    # (--watch missed it: a marketplace.json is no prompt file, and the files it lists stay)
+    listing = '{"plugins": [{"name": "dev", "source": "./plugins/dev"}]}'
+    root = write(tmp_path / "market", {".claude-plugin/marketplace.json": listing, "plugins/dev/commands/x.md": "X\n"})
+    before = promptdirs.folder_signature(root)
+    write(root, {".claude-plugin/marketplace.json": listing.replace("dev", "ops", 1)})
+    assert promptdirs.folder_signature(root) != before
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plugins:ops:x"]
+
+
 def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     # (a clone of a plugin marketplace served nothing: its root was taken for a plugin; and a
     # real one served the plugins in its backups/ folder, which Claude Code never installs)

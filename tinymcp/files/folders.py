@@ -133,6 +133,8 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     out, problems = [], []
     top = os.path.realpath(folder)
     for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
+        if kind == "marketplace":
+            continue  # (read by the walk: listed for folder_signature alone)
         if (entry is None or entry.is_symlink()) and not _inside(os.path.realpath(path), top):
             # (environ.md -> /proc/self/environ would serve the server's environment)
             out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
@@ -210,7 +212,7 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "gemini")
-        plugin = not hosted and _plugin(top, by_name, listed, kind)
+        plugin = not hosted and _plugin(top, by_name, listed, kind, found, rel_top)
         # (of a marketplace, only the plugins it lists are read, as Claude Code reads it)
         plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)
         if plugin:  # (its commands and skills are named as its own: plugin:command)
@@ -263,7 +265,7 @@ def _walk(folder, max_depth, problems):
     return found
 
 
-def _plugin(top, by_name, listed, kind):
+def _plugin(top, by_name, listed, kind, found, rel_top):
     """Whether the folder ``top`` (its entries ``by_name``) is a Claude Code plugin: it holds
     ``.claude-plugin/`` (not a marketplace's, which holds its marketplace.json alone: its
     plugins are below), or a marketplace read on the way lists it by a path of its own
@@ -274,10 +276,13 @@ def _plugin(top, by_name, listed, kind):
     repository) lists nothing here. ``MARKET`` when it is a marketplace that is no plugin
     itself: Claude Code reads nothing of it but the plugins it lists, so its README is no
     prompt. A marketplace that cannot be read is no prompt either, and the folder is read
-    as any other."""
+    as any other. The marketplace looked for goes to ``found`` (``_walk``'s) as an entry of
+    kind "marketplace" at ``rel_top``, there or not: ``folder_signature`` sees it written,
+    edited or removed alone (``read_folder`` passes over it)."""
     market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
     if ".claude-plugin" in by_name and (kind != MARKET or os.path.realpath(top) in listed):
+        found.append(((rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", market, None, "", "marketplace"))
         try:
             data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
             read = type(data) is dict and type(data.get("plugins")) is list

@@ -304,10 +304,8 @@ def as_text(block):
 
 
 def _text_block(text, annotations):
-    block = {"type": "text", "text": text}
-    if annotations is not None:
-        block["annotations"] = annotations
-    return block
+    return {"type": "text", "text": text} if annotations is None else {
+        "type": "text", "text": text, "annotations": annotations}
 
 
 def shape(block, rev):

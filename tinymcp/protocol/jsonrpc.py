@@ -158,10 +158,8 @@ def error(rid, err):
 
 
 def notification(method, params=None):
-    msg = {"jsonrpc": "2.0", "method": method}
-    if params is not None:
-        msg["params"] = params
-    return msg
+    return {"jsonrpc": "2.0", "method": method} if params is None else {
+        "jsonrpc": "2.0", "method": method, "params": params}
 
 
 def is_notification(msg):
