@@ -834,11 +834,16 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     root = write(tmp_path / "one", {".claude-plugin/marketplace.json": one, "skills/diagnose/SKILL.md": skill,
                                     "backup/.claude-plugin/marketplace.json": listing,
                                     "backup/science/x/SKILL.md": skill})
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["skills:x"]
+    # (a plugin's skills are plugin:skill, its own SKILL.md too: it was served as skills:x)
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["skills:diag:x"]
+    # (a bundle of every skill, each listed as a plugin of its own too: the bundle reads it first)
+    bundle = '{"plugins": [{"name": "all", "source": "./"}, {"name": "x", "source": "./skills/x"}]}'
+    root = write(tmp_path / "bundle", {".claude-plugin/marketplace.json": bundle, "skills/x/SKILL.md": skill})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["all:x"]
     # (a plugin's own SKILL.md is one skill more, beside its commands: claude-reflect lost them)
     root = write(tmp_path / "reflect", {".claude-plugin/plugin.json": '{"name": "rf"}', "SKILL.md": skill,
                                         "commands/view.md": "View.\n"})
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["x", "rf:view"]
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["rf:x", "rf:view"]
 
 
 def test_a_skills_folder_serves_its_skills_alone(tmp_path):

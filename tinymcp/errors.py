@@ -48,10 +48,8 @@ class ProtocolError(TinyMCPError):
         self.message, self.data = message, data
 
     def to_wire(self):
-        err = {"code": self.code, "message": self.message}
-        if self.data is not None:
-            err["data"] = self.data
-        return err
+        return {"code": self.code, "message": self.message} if self.data is None else {
+            "code": self.code, "message": self.message, "data": self.data}
 
 
 class ParseError(ProtocolError):

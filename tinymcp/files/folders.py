@@ -223,8 +223,9 @@ def _walk(folder, max_depth, problems):
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
         # (an Agent Skill: its SKILL.md alone; a plugin's own, beside its commands and skills)
-        if SKILL in by_name and not hosted and (plugin or kind != MARKET):
-            found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(named_top, SKILL), kind))
+        if SKILL in by_name and not hosted and (plugin or kind != MARKET):  # (a plugin's: plugin:skill)
+            own = join(named_top, os.path.basename(os.path.abspath(top))) if plugin else named_top
+            found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(own, SKILL), kind))
             if not plugin:
                 continue
         # (a Gemini CLI extension: its commands/ alone, named from there, as Gemini names them)
@@ -279,6 +280,8 @@ def _plugin(top, by_name, listed, kind, found, rel_top):
     as any other. The marketplace looked for goes to ``found`` (``_walk``'s) as an entry of
     kind "marketplace" at ``rel_top``, there or not: ``folder_signature`` sees it written,
     edited or removed alone (``read_folder`` passes over it)."""
+    if kind == SKILLS and SKILL in by_name:  # (listed as a plugin too: the one whose skills/ it is in
+        return False  # reads it first, as Claude Code reads that plugin: its skill, not a plugin's)
     market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
     if ".claude-plugin" in by_name and (kind != MARKET or os.path.realpath(top) in listed):
