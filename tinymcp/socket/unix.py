@@ -21,6 +21,7 @@ import socket
 import stat
 import struct
 import sys
+from contextlib import suppress
 
 from ..codec import encode
 from ..errors import ListenError, UsageError
@@ -142,10 +143,8 @@ def listen(path, log=stderr_log, backlog=None, mode=0o600, gid=None):
     except OSError as exc:
         sock.close()
         if bound:  # (a group or mode it could not set: no socket left behind)
-            try:
+            with suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                pass
         raise ListenError("cannot listen on %s: %s" % (path, exc.strerror or exc))
     return sock, _identity(st)
 
@@ -189,16 +188,14 @@ LINGER_MOST = 64
 
 
 def _remove_if_ours(path, ident):
-    try:
+    with suppress(OSError):
         if _identity(os.lstat(path)) == ident:
             os.unlink(path)
-    except OSError:
-        pass
 
 
 def _raise_fd_limit(need, log):
     """Lift the soft open-files limit towards ``need`` (within the hard limit)."""
-    try:
+    with suppress(ImportError, ValueError, OSError):
         import resource
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft != resource.RLIM_INFINITY and soft < need:
@@ -207,8 +204,6 @@ def _raise_fd_limit(need, log):
             if new < need:
                 log("warning", "open-files limit %d is below the %d that --max-clients needs"
                     % (new, need))
-    except (ImportError, ValueError, OSError):
-        pass
 
 
 # --- serving -----------------------------------------------------------------------------
@@ -254,12 +249,10 @@ class _Acceptor:
         one JSON-RPC error line (id null) before our end closes; what it sends meanwhile
         is read and dropped (see ``LINGER_SECONDS``)."""
         self.refusals("refused %s: %s" % (name, message))
-        try:
+        with suppress(OSError):  # (a full buffer, a peer gone: the close still follows)
             conn.setblocking(False)
             conn.send(encode(error(None, {"code": REFUSED, "message": "Connection refused: " + reason})))
             conn.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass  # (a full buffer, a peer gone: the close still follows)
         if len(self.lingering) >= LINGER_MOST:
             conn.close()
             return
