@@ -461,6 +461,17 @@ def test_codex_named_placeholders_are_required_in_a_codex_folder_or_where_the_hi
         "arguments"]
 
 
+def test_codex_reads_a_prompt_with_a_name_by_name_alone():
+    # (Codex's expand_custom_prompt: a $NAME in the body makes every argument KEY=value, and
+    # its $1 and $ARGUMENTS stay as written; tinymcp read such a prompt by position)
+    text = "Review $FILE: $1, $ARGUMENTS, $$TEAM, `log($$$ARGS)`.\n"
+    result = parsed("r.md", text, "codex")
+    assert result.prompt["arguments"] == [{"name": "FILE", "required": True}]
+    assert rendered("r.md", text, "codex", FILE="a.py") == [
+        ("user", "Review a.py: $1, $ARGUMENTS, $$TEAM, `log($$$ARGS)`.")]
+    assert [a["name"] for a in parsed("r.md", "Review $1 for $$TEAM.\n", "codex").prompt["arguments"]] == ["arg1"]
+
+
 def test_a_plain_markdown_file_with_shell_variables_is_not_a_command():
     result = parsed("notes.md", "Echo $HOME and $PATH.\n")
     assert result.format == "mcp" and "arguments" not in result.prompt

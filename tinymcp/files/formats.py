@@ -23,9 +23,10 @@ Formats, by file name and then front matter (README, "Prompt files", says the sa
   and from ``$1`` otherwise, named from ``argument-hint`` where it names them; ``$name``
   of Claude Code's ``arguments:`` list (letters, digits, ``_`` and ``-``: the longest
   name that fits) is the optional argument ``name``. In a ``.codex/prompts`` folder, as
-  Codex reads them: one digit (``$10`` is ``$1`` then ``0``), and without ``$ARGUMENTS``
-  or ``$N``, ``$UPPER_CASE`` names are required arguments (elsewhere those an
-  ``argument-hint`` names, ``ENV=<env>``). ``\\$`` and ``$$`` keep a dollar literal.
+  Codex reads them: one digit (``$10`` is ``$1`` then ``0``), and ``$UPPER_CASE`` names
+  are required arguments, its ``$N`` and ``$ARGUMENTS`` then text (elsewhere the names an
+  ``argument-hint`` gives, ``ENV=<env>``, where no ``$ARGUMENTS`` or ``$N`` is used).
+  ``\\$`` and ``$$`` keep a dollar literal.
 
 Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 (``@path``, ``@{path}``) inclusions are never run or read, and values are inserted
@@ -198,10 +199,7 @@ def _lenient_hint(text):
 
 
 def _dotted(path):
-    out = ""
-    for part in path:
-        out += "[%d]" % part if isinstance(part, int) else ("." if out else "") + str(part)
-    return out
+    return "".join("[%d]" % part if isinstance(part, int) else "." * (i > 0) + part for i, part in enumerate(path))
 
 
 def _is_command(front, body):
@@ -472,8 +470,10 @@ def _dollar_pieces(body, named, codex, hinted, written):
     Positions as Claude Code reads them: ``$`` and digits that no word character follows
     (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0). ``written``
     (a dict) gets each placeholder's text as written there, by its index in the result."""
-    # (Codex names: only where no $ARGUMENTS, $N or named argument is used)
-    upper = None if named or _positional(body) else True if codex else frozenset(hinted)
+    # (Codex reads a body with a $NAME by name alone, its $N and $ARGUMENTS then text, as its
+    # expand_custom_prompt does; elsewhere hinted names, only where no $ARGUMENTS, $N or named
+    # argument is used)
+    upper = _codex_named(body) if codex else None if named or _positional(body) else frozenset(hinted)
     named = (frozenset(named), frozenset(map(len, named)), max(map(len, named), default=0))
     out, at, start = [], 0, 0
     while True:
@@ -497,8 +497,19 @@ def _dollar_pieces(body, named, codex, hinted, written):
             start = at = at + found[0]
 
 
+def _codex_named(body):
+    """Whether ``body`` has a ``$NAME`` (capitals, digits, ``_``; not ``$ARGUMENTS``, not
+    after a ``$``), which makes Codex read its placeholders by name."""
+    at = body.find("$")
+    while at >= 0 and not (_upper(body, at, True) and body[at - 1:at] != "$"):
+        at = body.find("$", at + 1)
+    return at >= 0
+
+
 def _placeholder(body, at, named, codex, upper):
     """``(length, kind, key)`` of the placeholder at ``body[at]`` (a '$'), or None."""
+    if codex and upper:  # (Codex by name: its ``$ARGUMENTS`` and ``$1`` are text, so is ``$$$X``)
+        return _upper(body, at, True) if body[at - 1:at] != "$" else None
     if body.startswith("ARGUMENTS", at + 1):
         end = _digits_end(body, at + 11)
         if body.startswith("[", at + 10) and at + 11 < end <= at + 15 and body.startswith("]", end):
@@ -519,13 +530,18 @@ def _placeholder(body, at, named, codex, upper):
             if end - start in lengths and body[end:end + 1] not in _WORD and body[start:end] in names:
                 return 1 + end - start, "name", body[start:end]
             end = body.rfind("-", start, end)
-    if upper and body[at + 1:at + 2] in _UPPER:
-        end = at + 2
-        while end < len(body) and (body[end] in _UPPER or body[end] in "0123456789_"):
-            end += 1
-        if upper is True or body[at + 1:end] in upper:
-            return end - at, "upper", body[at + 1:end]
-    return None
+    return _upper(body, at, upper) if upper else None
+
+
+def _upper(body, at, upper):
+    """Codex's ``$NAME`` at ``body[at]``, when it is one of ``upper`` (True: any but
+    ``$ARGUMENTS``), or None."""
+    end = at + 1
+    while end < len(body) and (body[end] in _UPPER or end > at + 1 and body[end] in "0123456789_"):
+        end += 1
+    name = body[at + 1:end]
+    found = name in upper if upper is not True else name != "ARGUMENTS"
+    return (end - at, "upper", name) if name and found else None
 
 
 def _digits_end(body, at):
