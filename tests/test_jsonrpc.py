@@ -132,7 +132,8 @@ def test_replies_are_compact_single_lines(wire):
 
 def test_integer_literals_are_bounded_the_same_on_every_python(wire):
     [reply] = wire.raw(b'{"jsonrpc":"2.0","id":' + b"9" * 5000 + b',"method":"ping"}\n')
-    assert reply["error"] == {"code": -32700, "message": "Parse error: integer literal longer than 300 digits"}
+    assert reply["error"] == {"code": -32700, "message": "Parse error: integer literal longer than 300 digits",
+                              "data": {"line": 1}}
 
 
 def test_the_integer_cap_counts_digits_not_the_sign():
@@ -153,7 +154,7 @@ def test_a_deep_request_is_refused_the_same_at_any_depth_past_the_limit(levels):
         b"}" * levels + b"}"
     replies = wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n")
     assert replies == [{"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32600, "message": "Invalid Request: nesting deeper than 64 levels (max_depth)"}},
+        "code": -32600, "message": "Invalid Request: nesting deeper than 64 levels (max_depth)", "data": {"line": 1}}},
         {"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 

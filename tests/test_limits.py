@@ -24,8 +24,8 @@ def test_line_at_and_past_max_line_bytes():
     assert len(at) == 100
     assert wire.raw(at + b"\n")[0]["result"] == {}
     replies = wire.raw(at[:-2] + b'x"}\n' + json.dumps(PING).encode() + b"\n")
-    assert replies[0]["error"] == {"code": -32600, "message":
-                                   "Invalid Request: line longer than the 100-byte limit (max_line_bytes)"}
+    assert replies[0]["error"] == {"code": -32600, "message": "Invalid Request: line longer than the 100-byte "
+                                   "limit (max_line_bytes)", "data": {"line": 2}}
     assert replies[1] == {"jsonrpc": "2.0", "id": "next", "result": {}}
 
 
@@ -72,7 +72,7 @@ def test_nesting_at_and_past_max_depth():
     assert wire.send(nested(10), PING)[0]["result"] == {}
     replies = wire.send(nested(11), PING)
     assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32600, "message": "Invalid Request: nesting deeper than 10 levels (max_depth)"}}
+        "code": -32600, "message": "Invalid Request: nesting deeper than 10 levels (max_depth)", "data": {"line": 3}}}
     assert replies[1]["id"] == "next"
 
 
@@ -86,7 +86,7 @@ def test_very_deep_json_is_refused_without_crashing():
     wire = Wire(limited_config(max_line_values=10 ** 6))
     replies = wire.raw(b"[" * 100000 + b"]" * 100000 + b"\n" + json.dumps(PING).encode() + b"\n")
     assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32600, "message": "Invalid Request: nesting deeper than 64 levels (max_depth)"}}
+        "code": -32600, "message": "Invalid Request: nesting deeper than 64 levels (max_depth)", "data": {"line": 1}}}
     assert replies[1]["id"] == "next"
 
 
@@ -100,8 +100,8 @@ def test_max_line_values_is_the_values_and_keys_of_one_message():
     wire = Wire(limited_config(max_line_values=1000))
     assert wire.raw(values_line(1000) + b"\n")[0]["result"] == {}
     replies = wire.raw(values_line(1001, rid=2) + b"\n" + json.dumps(PING).encode() + b"\n")
-    assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message":
-                          "Invalid Request: more than 1000 values and keys in one message (max_line_values)"}}
+    assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request: "
+                          "more than 1000 values and keys in one message (max_line_values)", "data": {"line": 2}}}
     assert replies[1]["id"] == "next"
 
 
@@ -128,8 +128,8 @@ def test_a_batch_with_too_many_values_is_refused_as_a_whole():
     wire.initialize("2025-03-26")
     batch = b"[" + b",".join([values_line(300, rid=i) for i in range(4)]) + b"]"
     replies = wire.raw(batch + b"\n")
-    assert replies == [{"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message":
-                        "Invalid Request: more than 1000 values and keys in one message (max_line_values)"}}]
+    assert replies == [{"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request: "
+                        "more than 1000 values and keys in one message (max_line_values)", "data": {"line": 3}}}]
 
 
 def test_a_line_with_too_many_values_is_never_decoded(monkeypatch):
@@ -164,7 +164,7 @@ def test_a_line_whose_brackets_are_all_in_a_string_is_no_internal_error():
     line = b'"' + b"[" * 5 + b'"'
     assert wire.raw(line + b"\n" + json.dumps(PING).encode() + b"\n") == [
         {"jsonrpc": "2.0", "id": None, "error": {
-            "code": -32600, "message": "Invalid Request: expected a JSON object"}},
+            "code": -32600, "message": "Invalid Request: expected a JSON object", "data": {"line": 1}}},
         {"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 
@@ -173,7 +173,8 @@ def test_a_batch_nesting_too_deep_is_refused_as_a_whole():
     wire.initialize("2025-03-26")
     assert wire.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}, nested(12)], PING) == [
         {"jsonrpc": "2.0", "id": None, "error": {
-            "code": -32600, "message": "Invalid Request: nesting deeper than 8 levels (max_depth)"}},
+            "code": -32600, "message": "Invalid Request: nesting deeper than 8 levels (max_depth)",
+            "data": {"line": 3}}},
         {"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 def test_batch_at_and_past_max_batch():
@@ -182,8 +183,8 @@ def test_batch_at_and_past_max_batch():
     batch = [{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(3)]
     assert len(wire.send(batch)[0]) == 3
     replies = wire.send(batch + [{"jsonrpc": "2.0", "id": 3, "method": "ping"}], PING)
-    assert replies[0]["error"] == {"code": -32600, "message":
-                                   "Invalid Request: batch of 4 exceeds the limit of 3 (max_batch)"}
+    assert replies[0]["error"] == {"code": -32600, "message": "Invalid Request: batch of 4 exceeds the limit "
+                                   "of 3 (max_batch)", "data": {"line": 4}}
     assert replies[1]["id"] == "next"
 
 
@@ -312,7 +313,7 @@ def test_max_callable_ms_is_at_most_a_day():
 def test_a_deep_line_of_quotes_is_answered_at_once():
     # (more strings than max_line_values: cutting them out would cost a piece each)
     wire = Wire(limited_config(max_line_values=1000))
-    for line in (b"[" * 100 + b'"' * 1000000, b"[" * 100 + b'"\\' + b'"' * 1000000):
-        assert wire.raw(line + b"\n")[0]["error"] == {"code": -32600, "message":
-                                                     "Invalid Request: more than 1000 values and keys "
-                                                     "in one message (max_line_values)"}
+    for n, line in enumerate((b"[" * 100 + b'"' * 1000000, b"[" * 100 + b'"\\' + b'"' * 1000000), 1):
+        assert wire.raw(line + b"\n")[0]["error"] == {"code": -32600, "message": "Invalid Request: more than 1000 "
+                                                     "values and keys in one message (max_line_values)",
+                                                     "data": {"line": n}}

@@ -14,7 +14,7 @@ from tinymcp import Session
 def test_invalid_json_is_parse_error_with_null_id(wire):
     assert wire.raw(b"{nope\n") == [{"jsonrpc": "2.0", "id": None, "error": {
         "code": -32700, "message": "Parse error: Expecting property name enclosed in double quotes: "
-                                   "line 1 column 2 (char 1)"}}]
+                                   "line 1 column 2 (char 1)", "data": {"line": 1}}}]
 
 
 def test_invalid_utf8_is_parse_error(wire):
@@ -28,11 +28,21 @@ def test_next_line_is_served_after_a_bad_one(wire):
     assert replies[1]["result"] == {}
 
 
+def test_an_error_with_id_null_names_the_line_it_answers(wire):
+    # (the --connect bridge matched such an error to a request by guesswork: the line's
+    # number among those read, blank ones not counted, tells it which; a batch is one line)
+    lines = [b'{"jsonrpc":"2.0","id":1,"method":"ping"}', b"  ", b"nope", b'{"jsonrpc":"2.0","id":1.5}',
+             b'[{"jsonrpc":"2.0","id":2,"method":"ping"}]', b'{"jsonrpc":"2.0","id":3,"method":"ping"}\r', b"]"]
+    replies = wire.raw(b"\n".join(lines) + b"\n")
+    assert [(r.get("id"), r.get("error", {}).get("data")) for r in replies] == [
+        (1, None), (None, {"line": 2}), (None, {"line": 3}), (None, {"line": 4}), (3, None), (None, {"line": 6})]
+
+
 @pytest.mark.parametrize("message", [1, "x", None, True])
 def test_non_object_is_invalid_request(wire, message):
     [reply] = wire.send(message)
-    assert reply == {"jsonrpc": "2.0", "id": None,
-                     "error": {"code": -32600, "message": "Invalid Request: expected a JSON object"}}
+    assert reply == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "Invalid Request: expected a JSON object", "data": {"line": 1}}}
 
 
 @pytest.mark.parametrize("rid", [None, True, False, 1.5, {}, []])
@@ -87,7 +97,8 @@ def test_an_invalid_request_object_without_an_id_is_no_notification_and_is_refus
     # JSON-RPC 2.0 section 4.1: a notification is a Request object without an id; section 7's
     # example answers {"jsonrpc": "2.0", "method": 1, "params": "bar"} -32600, id null
     assert wire.send(msg, PING) == [{"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32600, "message": "Invalid Request: " + why}}, {"jsonrpc": "2.0", "id": "next", "result": {}}]
+        "code": -32600, "message": "Invalid Request: " + why, "data": {"line": 1}}},
+        {"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 
 def test_client_responses_are_ignored(wire):
@@ -112,7 +123,8 @@ def test_too_deep_messages_are_answered_with_a_null_id_and_the_next_line_is_serv
     response["result"] = response.pop("params")
     error = {"code": -32600, "message": "Invalid Request: nesting deeper than 4 levels (max_depth)"}
     assert wire.send(nested(6), notification, response, PING) == [
-        {"jsonrpc": "2.0", "id": None, "error": error}] * 3 + [{"jsonrpc": "2.0", "id": "next", "result": {}}]
+        {"jsonrpc": "2.0", "id": None, "error": dict(error, data={"line": n})} for n in (1, 2, 3)] + [
+        {"jsonrpc": "2.0", "id": "next", "result": {}}]
 
 
 # --- the exception-to-error boundary -------------------------------------------------------

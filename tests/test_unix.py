@@ -580,6 +580,24 @@ def test_connect_answers_no_request_twice_when_the_server_refused_one_in_a_batch
     assert rc == 0, err
 
 
+@pytest.mark.parametrize("batch", [
+    [{"jsonrpc": "2.0", "method": "notifications/initialized"}],  # (nothing answered)
+    [{"jsonrpc": "2.0", "id": 9, "result": {}}],                   # (a response: nothing answered)
+])
+def test_connect_answers_a_refused_line_once_after_a_batch_that_got_no_reply(world, batch):
+    # (the bridge guessed which line an id-null refusal answered: the batch's, which never got
+    # a reply; the refused request stayed open, was answered again, -32000, and the bridge
+    # exited 1. The server names the line now, data.line)
+    path = world.path("s")
+    world.server("--socket", path)
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}}
+    deep = req(6, "prompts/list", {"deep": json.loads("[" * 70 + "]" * 70)})
+    rc, out, err = run(["--connect", path], stdin=b"".join(line(x) for x in (init, batch, deep, req(7, "ping"))))
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert [(r["id"], r.get("error", {}).get("code")) for r in replies] == [(0, None), (None, -32600), (7, None)]
+    assert rc == 0, err
+
+
 _OLD_INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
 
 

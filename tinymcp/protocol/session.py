@@ -211,6 +211,9 @@ class Session:
         #: list, so ``import tinymcp`` needs no ``collections`` (1.2 ms of its 3.8 ms, measured)
         self._lines = []
         self._eof = False
+        #: the lines served so far (blank ones are no lines): an id-null error names its own
+        #: (``data.line``), which the ``--connect`` bridge matches to what it relayed
+        self.lines_read = 0
 
     @property
     def state(self):
@@ -252,6 +255,7 @@ class Session:
         """Serve pending lines as ``receive_data`` does; bytes to send."""
         lines, outbox = self._lines, self.outbox
         while lines:  # (a line at least: a batch's held replies may fill the budget for long)
+            self.lines_read += 1
             self._serve(lines.pop())
             if (budget is not None and outbox.size >= budget) or (turn_over is not None and turn_over()):
                 break
@@ -349,10 +353,11 @@ class Session:
                                         "past %d bytes (max_render_bytes)" % limit)
                 req.batch.size += len(reply)
             return reply
-        except ProtocolError as exc:
-            return encode(error(req.rid, exc.to_wire()))
-        except Exception as exc:  # a bug, a failed callable, a reply that does not encode
-            return encode(error(req.rid, self._internal(exc, req).to_wire()))
+        except Exception as exc:  # (else a bug, a failed callable, a reply that does not encode)
+            err = (exc if isinstance(exc, ProtocolError) else self._internal(exc, req)).to_wire()
+            if req.rid is None and req.batch is None and type(err.get("data", {})) is dict:
+                err["data"] = dict(err.get("data", {}), line=self.lines_read)  # (which line: id null)
+            return encode(error(req.rid, err))
 
     def _finish(self, req, deferred, value):
         result = deferred.finish(value)

@@ -18,7 +18,7 @@ from ..codec import encode, loads
 from ..io.log import stderr_log
 from ..io.pump import DRAIN_SECONDS, QUIET_ERRORS, read_some
 from ..io.stdio import nonblocking_pipes, restore_blocking
-from ..protocol.jsonrpc import is_notification, is_response
+from ..protocol.jsonrpc import is_notification
 
 #: bytes held for the slower side, each way, before the faster one is read no more
 BUFFERED = 1024 * 1024
@@ -27,8 +27,6 @@ TRACKED = 64 * 1024 * 1024
 #: how every reply the server writes begins: only the id after it is decoded (a rendered
 #: prompt of 8 MiB costs pure-Python JSON, as on python3-minimal, seconds to decode whole)
 _REPLY = b'{"jsonrpc":"2.0","id":'
-#: what stands among the ids asked for an object without an id that the server refuses
-_REFUSED = object()
 
 
 def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
@@ -69,8 +67,9 @@ class _Relay:
         self.in_open = True     # stdin not at its end yet
         self.server_first = False  # the server closed first: host input still open, or requests unanswered
         self.mid_line = False      # what came from the server last ends in the middle of a line
-        self.asked = {}  # the requests not answered yet: key -> (id, its batch's keys or None, a listen stream)
+        self.asked = {}  # the requests not answered yet: key -> (id, the number of its line)
         self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
+        self.counted = {"host": 0, "server": 0}  # each way's lines so far
 
     def run(self):
         sock_fd = self.sock.fileno()
@@ -108,17 +107,12 @@ class _Relay:
             self.in_open = False
         elif data:
             self.to_server += data
-            for msg, batch in self._messages("host", data):
-                if batch is not None:  # (a batch: its mark first, for a refusal of it whole)
-                    self.asked.setdefault(batch[0], (_REFUSED, batch, False))
-                if "method" in msg and "id" in msg and (batch is None or type(msg["id"]) in (int, str)):
-                    self.asked[_key(msg["id"])] = msg["id"], batch, msg["method"] == "subscriptions/listen"
-                    (batch or []).append(_key(msg["id"]))
-                elif is_notification(msg):
-                    if msg["method"] == "notifications/cancelled" and type(msg.get("params")) is dict:
-                        self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
-                elif batch is None and "id" not in msg and not is_response(msg):  # (refused, id null: held for it)
-                    self.asked[("refused", object())] = _REFUSED, None, False
+            for msg, line, in_array in self._messages("host", data):
+                if "method" in msg and "id" in msg and (not in_array or type(msg["id"]) in (int, str)):
+                    self.asked[_key(msg["id"])] = msg["id"], line
+                elif is_notification(msg) and msg["method"] == "notifications/cancelled" \
+                        and type(msg.get("params")) is dict:
+                    self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
 
     def _to_server(self):
         try:
@@ -136,52 +130,50 @@ class _Relay:
             return True
         self.to_host += data
         self.mid_line = not data.endswith(b"\n") if data else self.mid_line
-        for msg, array in self._messages("server", data):
-            if "method" not in msg and msg.get("id") is not None:
-                batch = self.asked.pop(_key(msg["id"]), (None, None, False))[1]
-                self.asked.pop(batch[0] if batch else None, None)  # (its batch was served, not refused)
-            elif array is None and "method" not in msg and "id" in msg and self.asked and (msg.get("refused") or type(
-                    msg.get("error")) is dict and msg["error"].get("code") == -32600):
-                # a line refused unread (-32600, id null), in the order they came: one with an id
-                # of no type an id may be (1.5, true), an invalid object without one
-                # (``_REFUSED``), a batch refused whole (with its requests); else the oldest
-                # asked (too long or too deep) that is no listen stream, open for long (a
-                # stream taken for it left the line open: answered twice at the end). (A
-                # batch's items refused are in its array.)
-                oldest = next((key for key in self.asked if key[0] not in ("int", "str")), next(
-                    (key for key, asked in self.asked.items() if not asked[2]), next(iter(self.asked))))
-                for key in self.asked[oldest][1] if oldest[0] == "batch" else [oldest]:
-                    self.asked.pop(key, None)
+        for msg, _, in_array in self._messages("server", data):
+            if "method" in msg or "id" not in msg:
+                continue
+            if msg["id"] is not None:
+                self.asked.pop(_key(msg["id"]), None)
+            elif not in_array and type(msg.get("error")) is dict and type(msg["error"].get("data")) is dict:
+                # a line refused unread, id null (not JSON, too long or too deep, no valid
+                # id, a batch refused whole): the server names the line (``data.line``)
+                line = msg["error"]["data"].get("line")
+                for key in [key for key, asked in self.asked.items() if asked[1] == line]:
+                    del self.asked[key]
         return bool(data)
 
     def _messages(self, side, data):
-        """``(message, batch)`` for each message (a batch's one by one) of the lines ``data``
-        completes on ``side``; ``batch``: None, or a list its line's messages share."""
+        """``(message, line, in an array)`` for each message (an array's one by one) of the
+        lines ``data`` completes on ``side``; ``line``: the number of its line on that side,
+        blank lines not counted, as the server numbers the lines it reads."""
         rest = self.lines[side]
         end = data.rfind(b"\n")
         if end < 0:
             rest += data
-            if len(rest) > TRACKED:  # (a line past every bound: not tracked)
-                rest.clear()
+            if len(rest) > TRACKED:  # (a line past every bound: not tracked, but still a line)
+                rest[:] = b"-"
             return ()
         lines = (bytes(rest) + data[:end]).split(b"\n")
         rest[:] = data[end + 1:]
         out = []
         for line in lines:
+            if not line.strip(b" \t\r"):
+                continue
+            self.counted[side] += 1
             try:
-                if line.startswith(_REPLY):  # (a reply of ours: its id, not its result, decoded)
-                    for after in (b',"result":', b',"error":'):
-                        head, _, rest = line[len(_REPLY):].partition(after)
+                if line.startswith(_REPLY) and not line.startswith(b"null", len(_REPLY)):  # (a reply of ours:
+                    for after in (b',"result":', b',"error":'):  # its id, not its result, decoded)
+                        head = line[len(_REPLY):].partition(after)[0]
                         if len(head) < len(line) - len(_REPLY):
-                            out.append(({"id": loads(head.decode("utf-8")),
-                                         "refused": head == b"null" and rest.startswith(b'{"code":-32600,')}, None))
+                            out.append(({"id": loads(head.decode("utf-8"))}, self.counted[side], False))
                             break
                     continue
                 msg = loads(line.decode("utf-8"))
             except (ValueError, RecursionError):
                 continue
-            batch = [("batch", object())] if type(msg) is list else None  # (its mark, then its requests)
-            out.extend((m, batch) for m in (msg if batch is not None else (msg,)) if type(m) is dict)
+            array = type(msg) is list
+            out.extend((m, self.counted[side], array) for m in (msg if array else (msg,)) if type(m) is dict)
         return out
 
     def _to_host(self):
@@ -201,14 +193,13 @@ class _Relay:
         unanswered), answer what it left unanswered (-32000, as the SDKs call a closed
         connection); give the host the rest while it reads (a line the server left
         unfinished ended first, so the next is whole), then end."""
-        self.asked = {key: asked for key, asked in self.asked.items() if asked[0] is not _REFUSED}  # (no request)
         self.server_first = self.in_open or bool(self.asked)
         if self.mid_line:
             self.to_host += b"\n"
         if self.server_first:
             self.to_host += b"".join(encode({"jsonrpc": "2.0", "id": rid, "error": {
                 "code": -32000, "message": "Connection closed: the tinymcp server went away "
-                                           "before answering"}}) for rid, _, _ in self.asked.values())
+                                           "before answering"}}) for rid, _ in self.asked.values())
         while self.to_host:
             if not select.select([], [self.out_fd], [], DRAIN_SECONDS)[1]:
                 self.log("warning", "--connect: closed: none of the output read for %g s after "
