@@ -37,8 +37,8 @@ def test_trailing_carriage_return_is_stripped():
     assert Buf().feed(b"abc\r\ndef\n") == [b"abc", b"def"]
 
 
-def test_blank_lines_are_skipped():
-    assert Buf().feed(b"\n\r\n  \nx\n\n") == [b"x"]
+def test_blank_lines_come_empty():
+    assert Buf().feed(b"\n\r\n  \nx\n\n") == [b"", b"", b"", b"x", b""]
 
 
 def test_partial_line_is_kept_until_its_newline():

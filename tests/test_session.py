@@ -30,12 +30,12 @@ def test_next_line_is_served_after_a_bad_one(wire):
 
 def test_an_error_with_id_null_names_the_line_it_answers(wire):
     # (the --connect bridge matched such an error to a request by guesswork: the line's
-    # number among those read, blank ones not counted, tells it which; a batch is one line)
+    # number among those read, blank ones too, tells it which; a batch is one line)
     lines = [b'{"jsonrpc":"2.0","id":1,"method":"ping"}', b"  ", b"nope", b'{"jsonrpc":"2.0","id":1.5}',
              b'[{"jsonrpc":"2.0","id":2,"method":"ping"}]', b'{"jsonrpc":"2.0","id":3,"method":"ping"}\r', b"]"]
     replies = wire.raw(b"\n".join(lines) + b"\n")
     assert [(r.get("id"), r.get("error", {}).get("data")) for r in replies] == [
-        (1, None), (None, {"line": 2}), (None, {"line": 3}), (None, {"line": 4}), (3, None), (None, {"line": 6})]
+        (1, None), (None, {"line": 3}), (None, {"line": 4}), (None, {"line": 5}), (3, None), (None, {"line": 7})]
 
 
 @pytest.mark.parametrize("message", [1, "x", None, True])

@@ -598,6 +598,39 @@ def test_connect_answers_a_refused_line_once_after_a_batch_that_got_no_reply(wor
     assert rc == 0, err
 
 
+@pytest.mark.parametrize("lines", [
+    # (a blank line past max_line_bytes is refused: the bridge did not count it, and took each
+    # later refusal for the line before)
+    [b" " * 200, line(req("a", "ping"))[:-1], line({"jsonrpc": "2.0", "id": 1.5, "method": "ping"})[:-1]],
+    # (refused as soon as the server had read past the limit: before the bridge had the line)
+    [line(req(7, "ping", {"x": "a" * (2 << 20)}))[:-1], line(req(8, "ping"))[:-1]],
+])
+def test_connect_matches_a_refusal_to_its_line_however_it_comes(world, lines):
+    path, _ = world.socket_server({"prompts": [], "limits": {"max_line_bytes": 100}})
+    rc, out, err = run(["--connect", path], stdin=b"\n".join([line(initialize())[:-1]] + lines) + b"\n")
+    assert "-32000" not in out and rc == 0, (out[:500], err)
+
+
+@pytest.mark.parametrize("stdin, ids", [
+    (b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n', [1]),  # (compact: read as a reply, and not tracked)
+    (b'{"method":"ping","jsonrpc":"2.0","id":3}', [3]),    # (the last line, unended: not tracked)
+])
+def test_connect_answers_each_request_a_server_that_answers_nothing_leaves(world, stdin, ids):
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(world.path("s"))
+    listener.listen(1)
+
+    def answer_nothing():
+        conn, _ = listener.accept()
+        while conn.recv(65536):
+            pass
+        conn.close()
+    threading.Thread(target=answer_nothing, daemon=True).start()
+    rc, out, err = run(["--connect", world.path("s")], stdin=stdin)
+    listener.close()
+    assert [json.loads(x)["id"] for x in out.splitlines()] == ids and rc == 1, err
+
+
 _OLD_INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
 
 

@@ -36,8 +36,9 @@ class LineBuffer:
         self.skipping = False
 
     def feed(self, data, max_line):
-        """The complete lines (``bytes`` without the newline, or ``TooLong``); ``b""``: the
-        end of the stream, where a last line without a newline is complete too."""
+        """The complete lines (``bytes`` without the newline, ``b""`` for a blank one, or
+        ``TooLong``); ``data`` ``b""``: the end of the stream, where a last line without a
+        newline is complete too."""
         if not data:
             tail, self.partial = bytes(self.partial), bytearray()
             skipping, self.skipping = self.skipping, False
@@ -68,10 +69,8 @@ def _lines(lines, max_line):
     for line in lines:
         if line.endswith(b"\r"):
             line = line[:-1]  # (the limit counts the line, not its terminator: \n or \r\n)
-        if len(line) > max_line:
-            out.append(TooLong(max_line))
-        elif line.strip(b" \t\r"):
-            out.append(line)
+        # (a blank line is one too, never served: ``--connect`` counts every line)
+        out.append(TooLong(max_line) if len(line) > max_line else line if line.strip(b" \t\r") else b"")
     return out
 
 

@@ -211,8 +211,8 @@ class Session:
         #: list, so ``import tinymcp`` needs no ``collections`` (1.2 ms of its 3.8 ms, measured)
         self._lines = []
         self._eof = False
-        #: the lines served so far (blank ones are no lines): an id-null error names its own
-        #: (``data.line``), which the ``--connect`` bridge matches to what it relayed
+        #: the lines read so far, blank ones too: an id-null error names its own (``data.line``),
+        #: which the ``--connect`` bridge matches to what it relayed
         self.lines_read = 0
 
     @property
@@ -256,7 +256,9 @@ class Session:
         lines, outbox = self._lines, self.outbox
         while lines:  # (a line at least: a batch's held replies may fill the budget for long)
             self.lines_read += 1
-            self._serve(lines.pop())
+            line = lines.pop()
+            if line:  # (b"": a blank line, counted, never answered)
+                self._serve(line)
             if (budget is not None and outbox.size >= budget) or (turn_over is not None and turn_over()):
                 break
         data = outbox.take()

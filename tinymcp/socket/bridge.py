@@ -70,6 +70,7 @@ class _Relay:
         self.asked = {}  # the requests not answered yet: key -> (id, the number of its line)
         self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
         self.counted = {"host": 0, "server": 0}  # each way's lines so far
+        self.refused = set()  # host lines refused unread before the bridge had them whole
 
     def run(self):
         sock_fd = self.sock.fileno()
@@ -103,16 +104,18 @@ class _Relay:
 
     def _from_host(self):
         data = read_some(self.in_fd)
-        if data == b"":
-            self.in_open = False
+        if data == b"":  # (the last line, unended, is served too: one line more)
+            self.in_open, data = False, b"\n" if self.lines["host"] else b""
         elif data:
             self.to_server += data
-            for msg, line, in_array in self._messages("host", data):
-                if "method" in msg and "id" in msg and (not in_array or type(msg["id"]) in (int, str)):
-                    self.asked[_key(msg["id"])] = msg["id"], line
-                elif is_notification(msg) and msg["method"] == "notifications/cancelled" \
-                        and type(msg.get("params")) is dict:
-                    self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
+        for msg, line, in_array in self._messages("host", data or b""):
+            if line in self.refused:  # (refused as too long before the bridge had all of it)
+                continue
+            if "method" in msg and "id" in msg and (not in_array or type(msg["id"]) in (int, str)):
+                self.asked[_key(msg["id"])] = msg["id"], line
+            elif is_notification(msg) and msg["method"] == "notifications/cancelled" \
+                    and type(msg.get("params")) is dict:
+                self.asked.pop(_key(msg["params"].get("requestId")), None)  # (never answered)
 
     def _to_server(self):
         try:
@@ -141,29 +144,30 @@ class _Relay:
                 line = msg["error"]["data"].get("line")
                 for key in [key for key, asked in self.asked.items() if asked[1] == line]:
                     del self.asked[key]
+                if type(line) is int and line > self.counted["host"]:
+                    self.refused.add(line)
         return bool(data)
 
     def _messages(self, side, data):
         """``(message, line, in an array)`` for each message (an array's one by one) of the
         lines ``data`` completes on ``side``; ``line``: the number of its line on that side,
-        blank lines not counted, as the server numbers the lines it reads."""
+        as the server numbers the lines it reads (blank ones too)."""
         rest = self.lines[side]
         end = data.rfind(b"\n")
         if end < 0:
             rest += data
-            if len(rest) > TRACKED:  # (a line past every bound: not tracked, but still a line)
-                rest[:] = b"-"
+            if len(rest) > TRACKED:  # (a line past every bound: not tracked)
+                rest.clear()
             return ()
         lines = (bytes(rest) + data[:end]).split(b"\n")
         rest[:] = data[end + 1:]
         out = []
         for line in lines:
-            if not line.strip(b" \t\r"):
-                continue
             self.counted[side] += 1
             try:
-                if line.startswith(_REPLY) and not line.startswith(b"null", len(_REPLY)):  # (a reply of ours:
-                    for after in (b',"result":', b',"error":'):  # its id, not its result, decoded)
+                # (a reply of ours: its id, not its result, decoded; an error with id null whole)
+                if side == "server" and line.startswith(_REPLY) and not line.startswith(b"null", len(_REPLY)):
+                    for after in (b',"result":', b',"error":'):
                         head = line[len(_REPLY):].partition(after)[0]
                         if len(head) < len(line) - len(_REPLY):
                             out.append(({"id": loads(head.decode("utf-8"))}, self.counted[side], False))
