@@ -631,6 +631,36 @@ def test_connect_answers_each_request_a_server_that_answers_nothing_leaves(world
     assert [json.loads(x)["id"] for x in out.splitlines()] == ids and rc == 1, err
 
 
+def test_connect_reads_the_id_of_a_reply_longer_than_it_holds_whole(world, monkeypatch):
+    # (past TRACKED, 64 MiB, a line was dropped whole: a prompts/list page of 66 prompts of
+    # 1 MiB each lost its id, and the request was answered again, -32000, with exit status 1;
+    # the bridge runs in process here, its bound made small)
+    from tinymcp.io import pump
+    from tinymcp.socket import bridge
+    monkeypatch.setattr(bridge, "TRACKED", 10000)
+    monkeypatch.setattr(pump, "READ_SIZE", 4000)  # (the reply comes in many reads)
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(world.path("s"))
+    listener.listen(1)
+
+    def answer_long():
+        conn, _ = listener.accept()
+        while not conn.recv(65536).endswith(b"\n"):
+            pass
+        conn.sendall(line({"jsonrpc": "2.0", "id": 1, "result": {"pad": "a" * 30000}}))
+        conn.close()
+    threading.Thread(target=answer_long, daemon=True).start()
+    (host_in, to_bridge), (from_bridge, host_out) = os.pipe(), os.pipe()
+    os.write(to_bridge, line(req(1, "prompts/list")))
+    os.close(to_bridge)
+    assert bridge.bridge(world.path("s"), host_in, host_out) == 0
+    os.close(host_out)
+    with os.fdopen(from_bridge, "rb") as out:
+        assert [json.loads(x)["id"] for x in out.read().splitlines()] == [1]
+    os.close(host_in)
+    listener.close()
+
+
 _OLD_INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
 
 

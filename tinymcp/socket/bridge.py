@@ -22,8 +22,9 @@ from ..protocol.jsonrpc import is_notification
 
 #: bytes held for the slower side, each way, before the faster one is read no more
 BUFFERED = 1024 * 1024
-#: the longest line whose request id is kept (longer ones go by untracked)
-TRACKED = 64 * 1024 * 1024
+#: the longest line read whole (of a longer one, its first ``_HEAD`` bytes, where the id of
+#: a reply of ours is: a prompts/list page may be longer; a request that long goes untracked)
+TRACKED, _HEAD = 64 * 1024 * 1024, 4096
 #: how every reply the server writes begins: only the id after it is decoded (a rendered
 #: prompt of 8 MiB costs pure-Python JSON, as on python3-minimal, seconds to decode whole)
 _REPLY = b'{"jsonrpc":"2.0","id":'
@@ -156,8 +157,8 @@ class _Relay:
         end = data.rfind(b"\n")
         if end < 0:
             rest += data
-            if len(rest) > TRACKED:  # (a line past every bound: not tracked)
-                rest.clear()
+            if len(rest) > TRACKED:  # (a line past every bound: its head kept, where a reply's id is)
+                del rest[_HEAD:]
             return ()
         lines = (bytes(rest) + data[:end]).split(b"\n")
         rest[:] = data[end + 1:]
