@@ -501,7 +501,7 @@ def _codex_named(body):
     """Whether ``body`` has a ``$NAME`` (capitals, digits, ``_``; not ``$ARGUMENTS``, not
     after a ``$``), which makes Codex read its placeholders by name."""
     at = body.find("$")
-    while at >= 0 and not (_upper(body, at, True) and body[at - 1:at] != "$"):
+    while at >= 0 and not _placeholder(body, at, None, True, True):  # (as Codex reads it by name)
         at = body.find("$", at + 1)
     return at >= 0
 
