@@ -63,7 +63,8 @@ def _capabilities(session, rev):
 def _cache_hints(session, result):
     # 2026-07-28 caching: servers MUST include ttlMs (>= 0) and cacheScope on cacheable
     # complete results; the same scope on every page.
-    result.update(ttlMs=session.server.config.ttl_ms, cacheScope=session.server.config.cache_scope)
+    config = session.server.config
+    result.update(ttlMs=config.ttl_ms, cacheScope=config.cache_scope)
     return result
 
 
