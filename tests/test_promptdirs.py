@@ -927,3 +927,13 @@ def test_a_github_prompts_folder_serves_its_prompt_files_as_vs_code_does(tmp_pat
     root = write(tmp_path / ".github" / "prompts", {"plan.prompt.md": "Plan ${input:goal}\n",
                                                      "README.md": "How to use these prompts\n"})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plan"]
+
+
+def test_a_plugin_that_is_a_gemini_extension_too_serves_its_skills(tmp_path):
+    # (obra/superpowers, both, served none of its 14 skills, silently: read as an extension,
+    # whose commands/ alone count)
+    root = write(tmp_path / "both", {"gemini-extension.json": '{"name": "both", "version": "1"}',
+                                     ".claude-plugin/plugin.json": '{"name": "sp"}',
+                                     "skills/hello/SKILL.md": "---\nname: hello\ndescription: Hi\n---\nHi\n",
+                                     "commands/review.md": "Review.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["sp:review", "sp:hello"]

@@ -228,8 +228,8 @@ def _walk(folder, max_depth, problems):
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(own, SKILL), kind))
             if not plugin:
                 continue
-        # (a Gemini CLI extension: its commands/ alone, named from there, as Gemini names them)
-        extension = not hosted and "gemini-extension.json" in by_name
+        # (a Gemini CLI extension: its commands/ alone, named from there; a plugin too: read as the plugin)
+        extension = not hosted and not plugin and "gemini-extension.json" in by_name
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
             # (Gemini CLI's glob takes dot files too)
