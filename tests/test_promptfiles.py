@@ -406,6 +406,8 @@ def test_a_commands_description_written_as_a_block_is_trimmed_as_claude_code_tri
     ("task (optional), context (optional)", ["arg1", "arg2", "arg3"]),
     ("User-provided context", ["arg1", "arg2", "arg3"]),
     ("[file path] [a|b] [c]", ["arg1", "arg2", "c"]),
+    # (flags, any of which $1 may be: "--status" named the first position's field)
+    ("[--status] [--init] [c]", ["arg1", "arg2", "c"]),
 ])
 def test_only_words_whole_in_brackets_of_an_argument_hint_name_positions(hint, names):
     text = "---\nargument-hint: %s\n---\nFix $1 in $2 ($3).\n" % hint
