@@ -156,7 +156,7 @@ def _front_matter(result, text):
         result.fail(1, None, "", "front matter opened by '---' is never closed (end it with a line '---')")
         return None, 0, ""
     try:
-        value, result.front_lines = load_yaml(_lenient_hint("\n".join(lines[1:end])), 2)
+        value, result.front_lines = _load_front(result, "\n".join(lines[1:end]))
     except YamlError as exc:
         result.fail(exc.line, exc.column, "", "front matter: %s" % exc.message)
         return None, 0, ""
@@ -183,19 +183,27 @@ def _codex_front(text):
     return front, end + 2 if end else 1, "\n".join(lines[end + 1:]) if end else text
 
 
-def _lenient_hint(text):
-    """Claude Code's own examples write ``argument-hint: [pr] [priority]`` unquoted, which
-    YAML reads as a list (followed by text): the hint is taken as the text it is."""
-    if "argument-hint" not in text and "argument_hint" not in text:
-        return text
-    out = []
-    for line in text.split("\n"):
-        key, colon, value = line.partition(":")
-        value = value.strip(" ")
-        if colon and key in ("argument-hint", "argument_hint") and value[:1] in ("[", "<"):
-            line = "%s: '%s'" % (key, value.replace("'", "''"))
-        out.append(line)
-    return "\n".join(out)
+def _load_front(result, text):
+    """``load_yaml`` of front matter, where a line YAML refuses and Claude Code reads is read
+    again, its value quoted: a value holding ': ' (``description: Use when: the user
+    asks``), with a warning, as agentskills.io's guidance for clients says; and an argument
+    hint as Claude Code's own examples write it (``argument-hint: [pr] [priority]``: a list,
+    then text)."""
+    quoted = {}  # line -> its error as written
+    while True:
+        try:
+            value = load_yaml(text, 2)
+            result.warnings += [(line, "': ' inside a value, read as text (quote the value)")
+                                for line, exc in quoted.items() if exc.message.startswith("': '")]
+            return value
+        except YamlError as exc:
+            rows = text.split("\n")
+            key, colon, value = rows[exc.line - 2].partition(":")
+            hint = key in ("argument-hint", "argument_hint")
+            if exc.line in quoted or not (hint or exc.message.startswith("': '")):
+                raise quoted.get(exc.line, exc) from None  # (quoted, it goes on: not read)
+            rows[exc.line - 2] = "%s: '%s'" % (key, value.strip(" \t").replace("'", "''"))
+            quoted[exc.line], text = exc, "\n".join(rows)
 
 
 def _dotted(path):
@@ -420,6 +428,7 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
         if first:
             prompt["description"] = first
     hint = front.get("argument-hint", front.get("argument_hint"))
+    hint = "[%s]" % ", ".join(map(str, hint)) if isinstance(hint, list) else hint  # ([pr]: YAML's list)
     named = front.get("arguments")
     if isinstance(named, str):  # (names apart by spaces or commas)
         named = named.replace(",", " ").split()
