@@ -124,6 +124,19 @@ def test_a_renamed_copy_serves_as_python_m_sometool_vendor_tinymcp(tmp_path, con
     assert_serves_prompts(replies)
 
 
+def test_a_copy_without_its_optional_parts_says_so_for_their_options(tmp_path):
+    # (--socket and --connect ended in a ModuleNotFoundError traceback where socket/ was deleted)
+    root = make_vendored_copy(tmp_path / "app", src=PACKAGE_DIR, core_only=True)
+    for args, status, says in ((["--socket", "s"], 2, "--socket is served by the socket/ part"),
+                               (["--connect", "s"], 2, "--connect is served by the socket/ part"),
+                               (["--prompts", str(tmp_path)], 1, "prompt folders are read by the files/ part")):
+        done = subprocess.run([sys.executable, "-m", VENDORED_NAME] + args, cwd=str(tmp_path),
+                              env=clean_env(PYTHONPATH=str(root)), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+        assert (done.returncode, done.stdout) == (status, "") and says in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
 def test_main_run_by_its_path_serves_without_runpy_whatever_the_folder_is_called(tmp_path, config_file):
     # python3 path/to/tinymcp/__main__.py: no -m, so none of runpy's imports (it costs
     # PyPy some 25 ms at every start); the folder is imported under its own name
