@@ -82,6 +82,7 @@ const exampleGets = {
     'forms:react-form': [{ formName: 'Login', fields: 'user' }, 'named Login with the fields\nuser'],
     'git:commit': [{ args: 'the fix' }, 'commit message for: the fix'],
     'git:fix-issue': [{ 'issue-number': '42', priority: 'high' }, 'Fix issue #42 with priority high'],
+    summarize: [{ arguments: 'the report' }, 'Summarize the report in five bullet points'],
 };
 const exampleClient = new Client({ name: 'tinymcp-interop-ts-examples', version: '1.0' });
 try {

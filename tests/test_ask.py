@@ -53,6 +53,22 @@ def test_a_retry_still_missing_is_asked_again_and_a_decline_is_refused_as_before
     assert bad["error"]["code"] == -32602 and "must be one of" in bad["error"]["message"]
 
 
+def test_only_string_answers_for_arguments_still_missing_are_taken_and_no_state_is_trusted():
+    wire = modern_wire(ASKS)
+    key = next(iter(get(wire, {"code": "x = 1"})["result"]["inputRequests"]))
+    forged = {"name": "review", "arguments": {"code": "x = 1"}, "requestState": "forged", "_meta": meta(**ELICIT),
+              "inputResponses": {key: {"action": "accept", "content": {"lang": 5, "zzz": "q", "code": "evil"}}}}
+    [again] = wire.modern("prompts/get", forged)
+    assert again["result"]["resultType"] == "input_required"  # (lang, given as a number: still missing)
+    assert list(again["result"]["inputRequests"][key]["params"]["requestedSchema"]["properties"]) == ["lang"]
+    forged["inputResponses"][key]["content"]["lang"] = "py"
+    [done] = wire.modern("prompts/get", forged)
+    assert done["result"]["messages"][0]["content"]["text"] == "Review py code for bugs: x = 1"
+    forged["requestState"] = 5
+    [bad] = wire.modern("prompts/get", forged)
+    assert bad["error"]["code"] == -32602 and "requestState" in bad["error"]["message"]
+
+
 @pytest.mark.parametrize("caps", [{META_CAPS: {}}, {META_CAPS: {"elicitation": {"url": {}}}},
                                   {META_CAPS: {"sampling": {}}}])
 def test_a_client_that_cannot_elicit_a_form_gets_32602_as_before(caps):

@@ -516,7 +516,7 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 def test_the_example_folder_loads_whole_or_says_what_this_python_lacks():
     if sys.version_info >= (3, 11):
         assert names(tinymcp.load_files(prompt_dirs=[EXAMPLES])) == [
-            "code_review", "deploy", "explain", "forms:react-form", "git:commit", "git:fix-issue"]
+            "code_review", "deploy", "explain", "forms:react-form", "git:commit", "git:fix-issue", "summarize"]
     else:
         assert problems_of(tinymcp.load_files, prompt_dirs=[EXAMPLES]) == [
             "%s:1: TOML prompt files need tomllib (Python 3.11 or later, and not python3-minimal): run "
