@@ -789,13 +789,17 @@ def test_a_served_command_keeps_its_name_from_a_bad_skill_added_and_read_first(t
 
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="Gemini's .toml needs tomllib")
-def test_a_gemini_extension_serves_its_commands_named_as_gemini_names_them(tmp_path):
+def test_a_gemini_extension_serves_its_commands_and_skills_named_as_gemini_names_them(tmp_path):
     # (its GEMINI.md, context for the model, was served as a prompt, and its commands were
-    # named commands:fs:grep where Gemini CLI says /fs:grep)
+    # named commands:fs:grep where Gemini CLI says /fs:grep; its skills were left out)
     root = write(tmp_path / "ext", {"gemini-extension.json": '{"name": "ext", "version": "1"}',
                                     "GEMINI.md": "Context.\n", "commands/fs/grep.toml": 'prompt = "Grep {{args}}"\n',
-                                    "commands/fs/notes.md": "Not a command.\n"})
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep"]
+                                    "commands/fs/notes.md": "Not a command.\n", "skills/greet/SKILL.md": "Hi.\n",
+                                    "skills/loose.md": "Not a skill.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "greet"]
+    # (Gemini CLI's own skills folder holds skills alone, as .claude/skills does)
+    gemini = write(tmp_path / "project", {".gemini/skills/greet/SKILL.md": "Hi.\n", ".gemini/skills/x.md": "X.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(gemini, ".gemini", "skills")])) == ["greet"]
 
 
 def test_an_edit_of_a_marketplace_alone_is_seen_by_the_watch(tmp_path):

@@ -162,10 +162,11 @@ MARKET, SKILLS = object(), "skills"  # (MARKET: no name a marketplace entry coul
 HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini",
-         (".claude", "skills"): SKILLS, (".codex", "skills"): SKILLS, (".agents", "skills"): SKILLS}
+         (".claude", "skills"): SKILLS, (".codex", "skills"): SKILLS, (".agents", "skills"): SKILLS,
+         (".gemini", "skills"): SKILLS}
 #: the files each kind of host folder holds (other hosts: .md; a folder of no host: .md and .toml)
 _HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: (), SKILLS: ()}
-_PLUGIN_KINDS = {"commands": "command", "skills": SKILLS}
+_IN_PLUGIN, _IN_EXTENSION = {"commands": "command", "skills": SKILLS}, {"commands": "gemini", "skills": SKILLS}
 
 
 def folder_host(folder):
@@ -196,8 +197,8 @@ def _walk(folder, max_depth, problems):
     its folder or marketplace entry here, and after the name its manifest gives in
     ``build``, which gets the manifest as one more entry, of kind "manifest", with no
     DirEntry); of a marketplace, the plugins it lists alone; of a Gemini CLI extension (a
-    folder holding ``gemini-extension.json``), its ``commands/``, named from there, as
-    Gemini CLI names them. Iterative, never deeper than ``max_depth`` folders below
+    folder holding ``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/``,
+    named from there, as Gemini CLI names them. Iterative, never deeper than ``max_depth`` folders below
     ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable."""
     found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], {}
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
@@ -228,13 +229,13 @@ def _walk(folder, max_depth, problems):
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(own, SKILL), kind))
             if not plugin:
                 continue
-        # (a Gemini CLI extension: its commands/ alone, named from there; a plugin too: read as the plugin)
-        extension = not hosted and not plugin and "gemini-extension.json" in by_name
+        # (a Gemini CLI extension: its commands/ and skills/ alone, named from there; a plugin too is one)
+        kinds = _IN_PLUGIN if plugin else _IN_EXTENSION if not hosted and "gemini-extension.json" in by_name else None
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
             # (Gemini CLI's glob takes dot files too)
-            if name.startswith(".") and kind != "gemini" or (extension and name != "commands") or (plugin and name
-                    not in _PLUGIN_KINDS and ("skills", os.path.join(real_top, name)) not in listed):
+            if name.startswith(".") and kind != "gemini" or kinds and name not in kinds and not (
+                    plugin and ("skills", os.path.join(real_top, name)) in listed):
                 continue
             rel = join(rel_top, name)
             try:
@@ -252,8 +253,8 @@ def _walk(folder, max_depth, problems):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
-                subfolders.append((rel, entry.path, named_top if plugin or extension else join(named_top, name),
-                                   _PLUGIN_KINDS.get(name, SKILLS) if plugin else "gemini" if extension else kind))
+                subfolders.append((rel, entry.path, named_top if kinds else join(named_top, name),
+                                   kinds.get(name, SKILLS) if kinds else kind))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
