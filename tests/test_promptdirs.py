@@ -925,6 +925,13 @@ def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_hol
     notes = []
     tinymcp.load_files(prompt_dirs=[write(tmp_path / "empty", {"a.txt": "x"})], notes=notes)
     assert notes == [(str(tmp_path / "empty"), "no prompt files")]
+    # (and where other files are served: .claude/commands beside them was skipped without a word)
+    write(root, {"a.md": "A.\n"})
+    notes = []
+    assert tinymcp.load_files(prompt_dirs=[root], notes=notes).prompts.names == ["a"]
+    assert notes == [(root, "its host folders are not read (give --prompts its host folders themselves: %s, %s, %s)"
+                      % tuple(os.path.join(root, *pair) for pair in (
+                          (".claude", "commands"), (".github", "prompts"), (".agents", "skills"))))]
 
 
 def test_a_github_prompts_folder_serves_its_prompt_files_as_vs_code_does(tmp_path):

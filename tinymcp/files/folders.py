@@ -353,10 +353,12 @@ def build(config, folders, notes=None, served=None, sources=None):
         if isinstance(files, str):  # (it could not be read)
             problems.append((folder, files))
             continue
-        if not files and notes is not None:  # (a project's own: its host folders are hidden)
-            inside = [os.path.join(folder, *pair) for pair in HOSTS if os.path.isdir(os.path.join(folder, *pair))]
-            notes.append((folder, "no prompt files%s" % (" (give --prompts its host folders "
-                                                          "themselves: %s)" % ", ".join(inside) if inside else "")))
+        # (a project's own: its host folders are hidden, never walked into)
+        inside = notes is not None and [os.path.join(folder, *pair) for pair in HOSTS
+                                        if os.path.isdir(os.path.join(folder, *pair))]
+        if inside or not files and notes is not None:
+            notes.append((folder, "%s%s" % ("its host folders are not read" if files else "no prompt files", (
+                " (give --prompts its host folders themselves: %s)" % ", ".join(inside)) if inside else "")))
         renames = {}  # a plugin's folder-named path -> the one its manifest's name gives
         for rel, data, named, kind in files:
             where = os.path.join(folder, rel)
