@@ -185,25 +185,25 @@ def _codex_front(text):
 
 def _load_front(result, text):
     """``load_yaml`` of front matter, where a line YAML refuses and Claude Code reads is read
-    again, its value quoted: a value holding ': ' (``description: Use when: the user
-    asks``), with a warning, as agentskills.io's guidance for clients says; and an argument
-    hint as Claude Code's own examples write it (``argument-hint: [pr] [priority]``: a list,
-    then text)."""
-    quoted = {}  # line -> its error as written
+    as its text: a value holding ': ' (``description: Use when: the user asks``), with a
+    warning, as agentskills.io's guidance for clients says; and an argument hint as Claude
+    Code's own examples write it (``argument-hint: [pr] [priority]``: a list, then text),
+    read again quoted (a key is given once: twice at most)."""
+    colons, quoted = [], set()
     while True:
         try:
-            value = load_yaml(text, 2)
+            value = load_yaml(text, 2, colons)
             result.warnings += [(line, "': ' inside a value, read as text (quote the value)")
-                                for line, exc in quoted.items() if exc.message.startswith("': '")]
+                                for line in colons[:MOST_PROBLEMS]]
             return value
         except YamlError as exc:
-            rows = text.split("\n")
+            rows, colons[:] = text.split("\n"), ()
             key, colon, value = rows[exc.line - 2].partition(":")
-            hint = key in ("argument-hint", "argument_hint")
-            if exc.line in quoted or not (hint or exc.message.startswith("': '")):
-                raise quoted.get(exc.line, exc) from None  # (quoted, it goes on: not read)
+            if exc.line in quoted or key not in ("argument-hint", "argument_hint"):
+                raise
             rows[exc.line - 2] = "%s: '%s'" % (key, value.strip(" \t").replace("'", "''"))
-            quoted[exc.line], text = exc, "\n".join(rows)
+            quoted.add(exc.line)
+            text = "\n".join(rows)
 
 
 def _dotted(path):
