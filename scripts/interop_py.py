@@ -33,6 +33,7 @@ EXAMPLE_GETS = {
     "forms:react-form": ({"formName": "Login", "fields": "user"}, "named Login with the fields\nuser"),
     "git:commit": ({"args": "the fix"}, "commit message for: the fix"),
     "git:fix-issue": ({"issue-number": "42", "priority": "high"}, "Fix issue #42 with priority high"),
+    "summarize": ({"arguments": "the report"}, "Summarize the report in five bullet points"),
 }
 failures = 0
 
