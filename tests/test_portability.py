@@ -127,6 +127,7 @@ def test_a_renamed_copy_serves_as_python_m_sometool_vendor_tinymcp(tmp_path, con
 def test_a_copy_without_its_optional_parts_says_so_for_their_options(tmp_path):
     # (--socket and --connect ended in a ModuleNotFoundError traceback where socket/ was deleted)
     root = make_vendored_copy(tmp_path / "app", src=PACKAGE_DIR, core_only=True)
+    (root / "sometool" / "_vendor" / "tinymcp" / "socket" / "__pycache__").mkdir(parents=True)  # (left behind)
     for args, status, says in ((["--socket", "s"], 2, "--socket is served by the socket/ part"),
                                (["--connect", "s"], 2, "--connect is served by the socket/ part"),
                                (["--prompts", str(tmp_path)], 1, "prompt folders are read by the files/ part")):

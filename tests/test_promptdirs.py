@@ -932,6 +932,10 @@ def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_hol
     assert notes == [(root, "its host folders are not read (give --prompts its host folders themselves: %s, %s, %s)"
                       % tuple(os.path.join(root, *pair) for pair in (
                           (".claude", "commands"), (".github", "prompts"), (".agents", "skills"))))]
+    notes = []  # (those given too are read: none of them is named)
+    tinymcp.load_files(prompt_dirs=[root, os.path.join(root, ".claude"), os.path.join(root, ".github", "prompts"),
+                                    os.path.join(root, ".agents", "skills")], notes=notes)
+    assert [note for note in notes if "host folders" in note[1]] == []  # (a.prompt.md's name a.md has: told)
 
 
 def test_a_github_prompts_folder_serves_its_prompt_files_as_vs_code_does(tmp_path):

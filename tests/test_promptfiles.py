@@ -414,6 +414,13 @@ def test_only_words_whole_in_brackets_of_an_argument_hint_name_positions(hint, n
     assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == names
 
 
+def test_a_hint_yaml_refuses_is_read_as_text_only_where_claude_code_writes_it_so():
+    # ([pr] [priority] unquoted, in Claude Code's own examples; an unclosed quote stays a mistake)
+    assert parsed("c.md", "---\nargument-hint: [a] <b>\n---\n$1 $2\n").prompt["arguments"][0]["name"] == "a"
+    assert problems("c.md", '---\nargument-hint: "a\n---\n$1\n') == [
+        (2, 16, "", "front matter: a quoted value that does not end on its line")]
+
+
 @pytest.mark.parametrize("text, names, rendered_text", [
     # Bug: a position's name (from the hint, or argN) that a later $ARGUMENTS or $name also
     # took was refused as a duplicate argument name at line 1, by the order they came in

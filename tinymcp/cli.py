@@ -96,8 +96,8 @@ def _check_together(opts, named):
             raise UsageError("%s needs %s" % (name, what))
     if opts["watch"] and opts["config"] is None and not opts["prompts"]:
         raise UsageError("--watch needs --config FILE or --prompts DIR")
-    for name in ("--socket", "--connect"):  # (an optional part: a vendored copy may not have it)
-        if name in named and __import__("importlib.util").util.find_spec(__package__ + ".socket") is None:
+    for name, module in (("--socket", "unix"), ("--connect", "bridge")):  # (optional: a copy may not have it)
+        if name in named and __import__("importlib.util").util.find_spec(__package__ + ".socket." + module) is None:
             raise UsageError("%s is served by the socket/ part of tinymcp, which this copy does not have" % name)
     modes = [name for name in ("--check", "--list", "--render", "--socket") if name in named]
     if len(modes) > 1:  # (each ends what the others do: one would be done, silently)

@@ -348,14 +348,15 @@ def build(config, folders, notes=None, served=None, sources=None):
     plugins = []  # the plugin manifests read well (served: a bad edit of one refuses a reload)
     owners = {p["name"]: ("prompts[%d]" % i, None) for i, p in enumerate(prompts)  # (name -> where, file)
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
-    first = len(prompts)
+    first, given = len(prompts), [os.path.realpath(folder) for folder, _ in folders]
     for folder, files in folders:
         if isinstance(files, str):  # (it could not be read)
             problems.append((folder, files))
             continue
         # (a project's own: its host folders are hidden, never walked into)
-        inside = notes is not None and [os.path.join(folder, *pair) for pair in HOSTS
-                                        if os.path.isdir(os.path.join(folder, *pair))]
+        real = os.path.realpath(folder)  # (one given too, not above this one: it is read)
+        inside = notes is not None and [os.path.join(folder, *pair) for pair in HOSTS if os.path.isdir(os.path.join(
+            folder, *pair)) and not any(_inside(os.path.join(real, *pair), g) and not _inside(real, g) for g in given)]
         if inside or not files and notes is not None:
             notes.append((folder, "%s%s" % ("its host folders are not read" if files else "no prompt files", (
                 " (give --prompts its host folders themselves: %s)" % ", ".join(inside)) if inside else "")))

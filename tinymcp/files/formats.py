@@ -199,7 +199,7 @@ def _load_front(result, text):
         except YamlError as exc:
             rows, colons[:] = text.split("\n"), ()
             key, colon, value = rows[exc.line - 2].partition(":")
-            if exc.line in quoted or key not in ("argument-hint", "argument_hint"):
+            if exc.line in quoted or key not in ("argument-hint", "argument_hint") or value.lstrip()[:1] not in "[<":
                 raise
             rows[exc.line - 2] = "%s: '%s'" % (key, value.strip(" \t").replace("'", "''"))
             quoted.add(exc.line)
