@@ -599,11 +599,11 @@ def test_a_folder_of_skills_serves_each_skill_once_and_none_of_its_other_files(t
         "pdf/SKILL.md": skill % ("pdf", "PDFs"), "pdf/references/guide.md": "Guide {{x}}\n",
         "pdf/scripts/run.md": "$1\n", "pdf/nested/SKILL.md": skill % ("nested", "never read"),
         "a/skills/review/SKILL.md": skill % ("review", "A's"), "b/skills/review/SKILL.md": skill % ("review", "B's"),
-        "broken/SKILL.md": "---\nname: broken\ndescription: [oops\n---\nx\n", "notes.md": "A prompt\n"})
+        "broken/SKILL.md": "---\nname: broken\ndescription:\n  [oops\n---\nx\n", "notes.md": "A prompt\n"})
     notes = []
     config = tinymcp.load_files(prompt_dirs=[root], notes=notes)
     assert names(config) == ["a:skills:review", "b:skills:review", "notes", "pdf"]
-    assert [p for p, _ in notes] == ["%s:3:14" % os.path.join(root, "broken", "SKILL.md")]
+    assert [p for p, _ in notes] == ["%s:4:3" % os.path.join(root, "broken", "SKILL.md")]
 
 
 def test_a_skill_added_or_edited_is_reloaded_like_any_file(world):

@@ -649,17 +649,3 @@ def test_escapes_are_read_in_linear_time(make):
         value, _ = load(text)
     assert len(value) == 1
 
-
-def test_with_colons_a_one_line_value_holding_a_colon_is_its_text_and_its_line_told():
-    text = "a: Use when: x  # note\nb:\n  - c: d: e\nf: 'g: h'\ni: |\n  j: k\n"
-    with pytest.raises(YamlError):
-        load(text)
-    colons = []
-    assert load(text, colons=colons)[0] == {"a": "Use when: x", "b": [{"c": "d: e"}], "f": "g: h", "i": "j: k\n"}
-    assert colons == [1, 3]
-    with pytest.raises(YamlError) as exc:  # (one that goes on over more lines is no one-line value)
-        load("a: b: c\n  d\n", colons=[])
-    assert (exc.value.line, exc.value.message) == (1, "': ' inside a value (quote the value)")
-    # (each such line costs one reading: the retry that quoted them took 45 s for 4,000)
-    with bounded(20):
-        assert len(load("".join("k%d: a: b\n" % i for i in range(1 << 16)), colons=colons)[0]) == 1 << 16

@@ -53,6 +53,7 @@ _DIGITS = frozenset("0123456789")
 _FIRST_DIGITS = frozenset("01")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
+_QUOTED = frozenset("{}[]*&#!|>%@`")  # (what makes Claude Code quote a value YAML refused)
 #: the longest front-matter path (``arguments[0].description``) a problem is placed by
 MAX_PATH = 200
 _LOGIC = frozenset("#/^>!&")  # (what opens a Handlebars or Mustache tag that is no placeholder)
@@ -184,26 +185,33 @@ def _codex_front(text):
 
 
 def _load_front(result, text):
-    """``load_yaml`` of front matter, where a line YAML refuses and Claude Code reads is read
-    as its text: a value holding ': ' (``description: Use when: the user asks``), with a
-    warning, as agentskills.io's guidance for clients says; and an argument hint as Claude
-    Code's own examples write it (``argument-hint: [pr] [priority]``: a list, then text),
-    read again quoted (a key is given once: twice at most)."""
-    colons, quoted = [], set()
-    while True:
+    """``load_yaml`` of front matter, read as Claude Code reads it (its frontmatterParser's
+    ``quoteProblematicValues``; agentskills.io's guidance for clients says the same): where
+    YAML refuses it, it is read again with each unquoted top-level value holding ': ' or
+    one of ``_QUOTED`` quoted (``description: Use when: x``, ``allowed-tools: *``,
+    ``argument-hint: [pr] [priority]``), with a warning where it was refused (none for
+    the hint: Claude Code's own examples write it so); the first error stands when that
+    too is refused."""
+    try:
+        return load_yaml(text, 2)
+    except YamlError as exc:
+        lines = text.split("\n")
+        rows = list(lines)
+        for i, row in enumerate(rows):
+            key, colon, value = row.partition(":")
+            value = value.strip()
+            quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "'\""
+            if key and _BARE_KEY.issuperset(key) and row[len(key) + 1:][:1] in (" ", "\t") and value and \
+                    not quoted and (": " in value or not _QUOTED.isdisjoint(value)):
+                rows[i] = '%s: "%s"' % (key, value.replace("\\", "\\\\").replace('"', '\\"'))
         try:
-            value = load_yaml(text, 2, colons)
-            result.warnings += [(line, "': ' inside a value, read as text (quote the value)")
-                                for line in colons[:MOST_PROBLEMS]]
-            return value
-        except YamlError as exc:
-            rows, colons[:] = text.split("\n"), ()
-            key, colon, value = rows[exc.line - 2].partition(":")
-            if exc.line in quoted or key not in ("argument-hint", "argument_hint") or value.lstrip()[:1] not in "[<":
-                raise
-            rows[exc.line - 2] = "%s: '%s'" % (key, value.strip(" \t").replace("'", "''"))
-            quoted.add(exc.line)
-            text = "\n".join(rows)
+            value = load_yaml("\n".join(rows), 2)
+        except YamlError:
+            raise exc from None
+        if lines[exc.line - 2].partition(":")[0] not in ("argument-hint", "argument_hint"):
+            result.warnings.append((exc.line, "%s: read with its values quoted, as Claude Code reads it"
+                                    % exc.message.replace(" (quote the value)", "")))
+        return value
 
 
 def _dotted(path):

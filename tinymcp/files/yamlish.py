@@ -18,8 +18,7 @@ the parts of a line (``a:<tab>1  # c``), never indentation. The last line of the
 counts as ended, as a front matter's last line always is (``a: |`` then ``  x`` reads
 ``"x\\n"``). ``"\\ud83d\\ude00"`` (a JSON-style pair) is one character; half a pair is an
 error. Lists and mappings nest at most 100 deep and a number has at most 100 digits:
-deeper or longer is an error, as is a carriage return that ends no line. One mistake is
-read when asked (``colons``): a plain value on one line holding ': ', as its text.
+deeper or longer is an error, as is a carriage return that ends no line.
 
 ``load(text)`` returns ``(value, lines)``: ``lines`` maps each key's and item's path (a
 tuple of keys and indexes) to its line (1-based in ``text``, or from ``first``). Errors
@@ -58,12 +57,10 @@ _MAX_DEPTH = 100  # lists and mappings inside each other
 _MAX_DIGITS = 100  # in a number
 
 
-def load(text, first=1, colons=None):
+def load(text, first=1):
     """``(value, lines)`` of a YAML document in the subset (a mapping or a list at the
-    top, or None for no content); ``first``: the number of its first line (in errors too).
-    ``colons``, a list, makes one mistake no error: a plain value on one line holding ': '
-    (``description: Use when: x``, which YAML refuses) is its text, and its line is added."""
-    reader = _Reader(text, first, colons)
+    top, or None for no content); ``first``: the number of its first line (in errors too)."""
+    reader = _Reader(text, first)
     return reader.document(), reader.lines
 
 
@@ -76,8 +73,8 @@ class _Line:
 
 
 class _Reader:
-    def __init__(self, text, first=1, colons=None):
-        self.lines, self.colons = {}, colons
+    def __init__(self, text, first=1):
+        self.lines = {}
         self.rows = list(enumerate(text.split("\n"), first))  # every line: (number, raw text)
         if "\r" in text:
             for i, (number, raw) in enumerate(self.rows):
@@ -197,12 +194,9 @@ class _Reader:
             value = (_enclosed(more or text, number, column, len(path)) if text[0] in "[{\"'"
                      else _plain(_strip_comment(more) if more else text, number, column))
         except YamlError as exc:  # (in a value over lines: placed where it starts)
-            if more is not None:
-                raise YamlError(number, column + 1, exc.message) from None
-            if self.colons is None or text[0] in "[{\"'" or exc.message[:4] != "': '":
+            if more is None:
                 raise
-            self.colons.append(number)  # (``load``'s one lenient reading: the text as written)
-            value = text
+            raise YamlError(number, column + 1, exc.message) from None
         line = self.peek()
         if line is not None and line.indent > indent:
             raise YamlError(line.number, line.indent + 1, "indentation that fits no %s above it"
