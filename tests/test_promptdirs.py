@@ -952,3 +952,16 @@ def test_a_plugin_that_is_a_gemini_extension_too_serves_its_skills(tmp_path):
                                      "skills/hello/SKILL.md": "---\nname: hello\ndescription: Hi\n---\nHi\n",
                                      "commands/review.md": "Review.\n"})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["sp:review", "sp:hello"]
+
+
+def test_a_hosts_top_folder_given_itself_serves_its_host_folders_as_the_host_names_them(tmp_path):
+    # (.claude given served commands:plain as MCP Markdown, its agents and CLAUDE.md as prompts;
+    # ~/.config/opencode/command was no host folder: its commands were read as MCP Markdown)
+    root = write(tmp_path, {".claude/commands/plain.md": "Plain\n", ".claude/skills/s/SKILL.md": "S\n",
+                            ".claude/agents/a.md": "Agent\n", ".claude/CLAUDE.md": "Memory\n",
+                            ".config/opencode/command/g.md": "Go $1\n", ".config/opencode/notes.md": "N\n"})
+    config = tinymcp.load_files(prompt_dirs=[os.path.join(root, ".claude")])
+    assert names(config) == ["plain", "s"] and config.prompts.get("plain")["arguments"][0]["name"] == "arguments"
+    for folder in (".config/opencode", ".config/opencode/command"):
+        config = tinymcp.load_files(prompt_dirs=[os.path.join(root, folder)])
+        assert names(config) == ["g"] and config.prompts.get("g")["arguments"][0]["name"] == "arg1"

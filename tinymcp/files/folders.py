@@ -163,9 +163,15 @@ HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini",
          (".claude", "skills"): SKILLS, (".codex", "skills"): SKILLS, (".agents", "skills"): SKILLS,
-         (".gemini", "skills"): SKILLS}
+         (".gemini", "skills"): SKILLS, (".github", "skills"): SKILLS, (".opencode", "skills"): SKILLS,
+         ("opencode", "command"): "opencode", ("opencode", "commands"): "opencode"}  # (~/.config/opencode)
+#: a host's top folder (``.claude``) -> its host folders (a folder it holds -> how it is read): given
+#: itself, only those are read, named from there, as the host names them (``.claude/commands/x.md``: x)
+_ROOTS = {root: {sub: kind for (top, sub), kind in HOSTS.items() if top == root} for root, _ in HOSTS}
 #: the files each kind of host folder holds (other hosts: .md; a folder of no host: .md and .toml)
 _HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: (), SKILLS: ()}
+#: what a plugin's, and a Gemini CLI extension's, subfolders read hold (an extension's named from there; a
+#: plugin that is an extension too is read as a plugin)
 _IN_PLUGIN, _IN_EXTENSION = {"commands": "command", "skills": SKILLS}, {"commands": "gemini", "skills": SKILLS}
 
 
@@ -229,8 +235,8 @@ def _walk(folder, max_depth, problems):
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(own, SKILL), kind))
             if not plugin:
                 continue
-        # (a Gemini CLI extension: its commands/ and skills/ alone, named from there; a plugin too is one)
-        kinds = _IN_PLUGIN if plugin else _IN_EXTENSION if not hosted and "gemini-extension.json" in by_name else None
+        kinds = _IN_PLUGIN if plugin else None if hosted else _IN_EXTENSION if "gemini-extension.json" in by_name \
+            else _ROOTS.get(os.path.basename(os.path.abspath(top)))  # (the subfolders read, where only some are)
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
             # (Gemini CLI's glob takes dot files too)
