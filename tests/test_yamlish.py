@@ -649,11 +649,3 @@ def test_escapes_are_read_in_linear_time(make):
         value, _ = load(text)
     assert len(value) == 1
 
-
-
-def test_quoted_text_and_flow_go_on_over_lines_that_read_as_keys_or_items_until_they_close():
-    # (a description a formatter wrapped, "...when\n  the user says: hello", was refused)
-    assert load('d: "Use when\n  the user says: hello"\n')[0] == {"d": "Use when the user says: hello"}
-    assert load("d: 'a\n  - b: c'\ne: {x: 1,\n  y: 2}\n")[0] == {"d": "a - b: c", "e": {"x": 1, "y": 2}}
-    with pytest.raises(YamlError):  # (a plain one still ends there)
-        load("d: Use when\n  the user says: hello\n")

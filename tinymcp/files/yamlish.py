@@ -12,8 +12,8 @@ Where YAML readers differ, YAML 1.2's core schema decides: ``yes``/``no``/``on``
 and ``12:30`` are text, ``017`` is 17, ``1e3`` is 1000.0. Keys are text as written
 (``1: a`` and ``{1: a}`` both give the key ``"1"``). A scalar or flow value may start on
 the line below its key and go on over more indented lines (each line break a space, each
-empty line a line break), as formatters write it; a comment, or a line that reads as a key
-or an item, ends a plain one, as an error (quoted text and flow go on until they close). A tab is a space between
+empty line a line break), as formatters write it; a comment ends a plain one, and a line
+that reads as a key or an item ends any, as an error. A tab is a space between
 the parts of a line (``a:<tab>1  # c``), never indentation. The last line of the text
 counts as ended, as a front matter's last line always is (``a: |`` then ``  x`` reads
 ``"x\\n"``). ``"\\ud83d\\ude00"`` (a JSON-style pair) is one character; half a pair is an
@@ -207,9 +207,8 @@ class _Reader:
     def folded(self, indent, text, enclosed):
         """``text`` and the lines below it indented more than ``indent``, as YAML folds a
         value over lines: a line break is a space, an empty line a line break (None: no line
-        goes on with it). A comment, or a line that reads as a key or an item, ends a plain
-        value (it is then an error: see ``value``); quoted text and flow collections go on
-        until they close, as in YAML."""
+        goes on with it). A comment ends a plain value, and a line that reads as a key or
+        an item ends any value (it is then an error: see ``value``)."""
         pieces, blanks, at = [text], 0, self.at
         while at < len(self.rows) and (enclosed or _strip_comment(pieces[-1]) == pieces[-1]):
             raw = self.rows[at][1]
@@ -217,7 +216,7 @@ class _Reader:
             if not more.strip(" \t"):
                 at, blanks = at + 1, blanks + 1
                 continue
-            if len(raw) - len(more) <= indent or not enclosed and (_is_item(more) or _is_key(more) or more[0] == "#"):
+            if len(raw) - len(more) <= indent or _is_item(more) or _is_key(more) or more[0] == "#" and not enclosed:
                 break
             pieces += ("\n" * blanks or " ", more.strip(" \t"))
             at, blanks, self.at = at + 1, 0, at + 1
