@@ -959,9 +959,11 @@ def test_a_hosts_top_folder_given_itself_serves_its_host_folders_as_the_host_nam
     # ~/.config/opencode/command was no host folder: its commands were read as MCP Markdown)
     root = write(tmp_path, {".claude/commands/plain.md": "Plain\n", ".claude/skills/s/SKILL.md": "S\n",
                             ".claude/agents/a.md": "Agent\n", ".claude/CLAUDE.md": "Memory\n",
-                            ".config/opencode/command/g.md": "Go $1\n", ".config/opencode/notes.md": "N\n"})
+                            ".claude/commands/opencode/x.md": "X\n",
+                            ".config/opencode/command/g.md": "Go $1\n", ".config/opencode/skills/k/SKILL.md": "K\n"})
     config = tinymcp.load_files(prompt_dirs=[os.path.join(root, ".claude")])
-    assert names(config) == ["plain", "s"] and config.prompts.get("plain")["arguments"][0]["name"] == "arguments"
-    for folder in (".config/opencode", ".config/opencode/command"):
-        config = tinymcp.load_files(prompt_dirs=[os.path.join(root, folder)])
-        assert names(config) == ["g"] and config.prompts.get("g")["arguments"][0]["name"] == "arg1"
+    assert names(config) == ["opencode:x", "plain", "s"]  # (a folder below named as a top one: no top one)
+    assert config.prompts.get("plain")["arguments"][0]["name"] == "arguments"
+    config = tinymcp.load_files(prompt_dirs=[os.path.join(root, ".config/opencode/command")])
+    assert names(config) == ["g"] and config.prompts.get("g")["arguments"][0]["name"] == "arg1"
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".config/opencode/skills")])) == ["k"]

@@ -291,7 +291,8 @@ def test_codex_reads_its_front_matter_line_by_line_and_fills_what_is_not_given_w
     assert rendered("fix.md", text, "codex", arg1="it") == [("user", "---\ndescription: open\nFix it.")]
     # (elsewhere, YAML as before: that line is read again quoted, as Claude Code reads it, and told)
     assert parsed("fix.md", "---\ndescription: Fix: the test\n---\nFix $1.\n").warnings == [
-        (2, "': ' inside a value: read with its values quoted, as Claude Code reads it")]
+        (2, "read as quoted text, as Claude Code reads front matter YAML refuses (at line 2: "
+            "': ' inside a value (quote the value))")]
 
 
 def test_a_position_left_unfilled_stays_as_written_as_claude_code_leaves_it():
@@ -703,8 +704,13 @@ def test_front_matter_yaml_refuses_is_read_again_as_claude_code_reads_it_and_tol
     text = SKILL.replace("Use when", "Use when: the user asks, or").replace("name: pdf-tools", "name: pdf-tools\nk: *")
     result = parsed("pdf-tools/SKILL.md", text)
     assert result.prompt["description"] == "Work with PDF files. Use when: the user asks, or the user mentions PDFs."
-    assert result.warnings == [(3, "aliases are not supported: read with its values quoted, as Claude Code reads it")]
-    assert parsed("x/SKILL.md", "---\nargument-hint: [a] [b]\n---\nX\n").warnings == []  # (its own examples)
+    told = "read as quoted text, as Claude Code reads front matter YAML refuses (at line 3: aliases are not " \
+           "supported (quote the value))"
+    assert result.warnings == [(3, told), (4, told)]  # (not allowed-tools' "Bash(pdftotext:*)": the same text)
+    # (nor Claude Code's own examples' hint; a list another line had YAML read is told: now text)
+    text = "---\nargument-hint: [a] [b]\narguments: [a, b]\nmodel: x\n---\n$a $b\n"
+    [(line, message)] = parsed("x.md", text).warnings
+    assert line == 3 and parsed("x.md", text).prompt["arguments"][0]["name"] == "arguments"
     # (one it does not quote, nested or going on over more lines: the error as written)
     for front, line in (("a: b\nmetadata:\n  c: d: e", 4), ("description: Use when: x\n  more", 2)):
         [(at, column, path, message)] = problems("x/SKILL.md", "---\n%s\n---\nBody\n" % front)

@@ -164,10 +164,11 @@ HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini",
          (".claude", "skills"): SKILLS, (".codex", "skills"): SKILLS, (".agents", "skills"): SKILLS,
          (".gemini", "skills"): SKILLS, (".github", "skills"): SKILLS, (".opencode", "skills"): SKILLS,
-         ("opencode", "command"): "opencode", ("opencode", "commands"): "opencode"}  # (~/.config/opencode)
+         ("opencode", "command"): "opencode", ("opencode", "commands"): "opencode",  # (~/.config/opencode's)
+         ("opencode", "skills"): SKILLS}
 #: a host's top folder (``.claude``) -> its host folders (a folder it holds -> how it is read): given
 #: itself, only those are read, named from there, as the host names them (``.claude/commands/x.md``: x)
-_ROOTS = {root: {sub: kind for (top, sub), kind in HOSTS.items() if top == root} for root, _ in HOSTS}
+_ROOTS = {root: {sub: kind for (top, sub), kind in HOSTS.items() if top == root} for root, _ in HOSTS if root[0] == "."}
 #: the files each kind of host folder holds (other hosts: .md; a folder of no host: .md and .toml)
 _HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: (), SKILLS: ()}
 #: what a plugin's, and a Gemini CLI extension's, subfolders read hold (an extension's named from there; a
@@ -236,7 +237,7 @@ def _walk(folder, max_depth, problems):
             if not plugin:
                 continue
         kinds = _IN_PLUGIN if plugin else None if hosted else _IN_EXTENSION if "gemini-extension.json" in by_name \
-            else _ROOTS.get(os.path.basename(os.path.abspath(top)))  # (the subfolders read, where only some are)
+            else None if depth else _ROOTS.get(os.path.basename(os.path.abspath(top)))  # (the subfolders read)
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
             # (Gemini CLI's glob takes dot files too)

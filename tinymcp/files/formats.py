@@ -189,28 +189,29 @@ def _load_front(result, text):
     ``quoteProblematicValues``; agentskills.io's guidance for clients says the same): where
     YAML refuses it, it is read again with each unquoted top-level value holding ': ' or
     one of ``_QUOTED`` quoted (``description: Use when: x``, ``allowed-tools: *``,
-    ``argument-hint: [pr] [priority]``), with a warning where it was refused (none for
-    the hint: Claude Code's own examples write it so); the first error stands when that
-    too is refused."""
+    ``argument-hint: [pr] [priority]``), each line YAML would read otherwise told (not the
+    hint: Claude Code's own examples write it so); the first error stands when that too is
+    refused."""
     try:
         return load_yaml(text, 2)
     except YamlError as exc:
-        lines = text.split("\n")
-        rows = list(lines)
+        rows, told = text.split("\n"), []
         for i, row in enumerate(rows):
-            key, colon, value = row.partition(":")
-            value = value.strip()
-            quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "'\""
-            if key and _BARE_KEY.issuperset(key) and row[len(key) + 1:][:1] in (" ", "\t") and value and \
-                    not quoted and (": " in value or not _QUOTED.isdisjoint(value)):
+            key, value = row.partition(":")[0], row.partition(":")[2].strip()
+            if key and _BARE_KEY.issuperset(key) and row[len(key) + 1:][:1] in " \t" and value and not (
+                    len(value) > 1 and value[0] == value[-1] and value[0] in "'\"") and (
+                    ": " in value or not _QUOTED.isdisjoint(value)):
                 rows[i] = '%s: "%s"' % (key, value.replace("\\", "\\\\").replace('"', '\\"'))
+                # (told where YAML would read it otherwise: a value holding ': ', or a list, a comment...)
+                if key not in ("argument-hint", "argument_hint") and (
+                        ": " in value or " #" in value or value[0] in _QUOTED):
+                    told.append((i + 2, "read as quoted text, as Claude Code reads front matter YAML refuses "
+                                        "(at line %d: %s)" % (exc.line, exc.message)))
         try:
             value = load_yaml("\n".join(rows), 2)
         except YamlError:
             raise exc from None
-        if lines[exc.line - 2].partition(":")[0] not in ("argument-hint", "argument_hint"):
-            result.warnings.append((exc.line, "%s: read with its values quoted, as Claude Code reads it"
-                                    % exc.message.replace(" (quote the value)", "")))
+        result.warnings += told[:MOST_PROBLEMS]
         return value
 
 
