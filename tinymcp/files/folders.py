@@ -203,10 +203,10 @@ def _walk(folder, max_depth, problems):
     alone) and own ``SKILL.md``, named as Claude Code names them (``plugin:command``: after
     its folder or marketplace entry here, and after the name its manifest gives in
     ``build``, which gets the manifest as one more entry, of kind "manifest", with no
-    DirEntry); of a marketplace, the plugins it lists alone; of a Gemini CLI extension (a
-    folder holding ``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/``,
-    named from there, as Gemini CLI names them. Iterative, never deeper than ``max_depth`` folders below
-    ``folder``: ``problems`` (a list) is told of each folder too deep or unreadable."""
+    DirEntry); of a marketplace, the plugins it lists alone; of a Gemini CLI extension (a folder holding
+    ``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/``, named from there, as Gemini
+    CLI names them; of a host's top folder given itself (``.claude``), its host folders, named from there.
+    Iterative, never deeper than ``max_depth`` below ``folder``: ``problems`` is told of each too deep or unreadable."""
     found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], {}
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
