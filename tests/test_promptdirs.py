@@ -964,6 +964,8 @@ def test_a_hosts_top_folder_given_itself_serves_its_host_folders_as_the_host_nam
     config = tinymcp.load_files(prompt_dirs=[os.path.join(root, ".claude")])
     assert names(config) == ["opencode:x", "plain", "s"]  # (a folder below named as a top one: no top one)
     assert config.prompts.get("plain")["arguments"][0]["name"] == "arguments"
+    os.symlink(os.path.join(root, ".claude"), os.path.join(root, "link"))  # (by its real path's name too)
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, "link")])) == ["opencode:x", "plain", "s"]
     config = tinymcp.load_files(prompt_dirs=[os.path.join(root, ".config/opencode/command")])
     assert names(config) == ["g"] and config.prompts.get("g")["arguments"][0]["name"] == "arg1"
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".config/opencode/skills")])) == ["k"]

@@ -184,12 +184,13 @@ def folder_host(folder):
     placeholders), ``.opencode/command`` as OpenCode (commands whose unfilled ``$N`` is
     nothing, what is typed appended bare); Cursor commands and Windsurf workflows are read
     as Claude Code commands; ``.claude/skills`` (Codex's, ``.agents/skills``) as Claude Code
-    reads it: its skills (folders holding ``SKILL.md``), no other file. The path as given
-    counts first, then its real path (a host folder linked to a dotfiles repository is
-    still the host's)."""
-    found = [pair for parts in (os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep))
-             for pair in zip(parts, parts[1:]) if pair in HOSTS]
-    return HOSTS[found[0]] if found else None
+    reads it: its skills (folders holding ``SKILL.md``), no other file; a host's top folder
+    (``.claude``) is its own name, a key of ``_ROOTS``. The path as given counts first, then
+    its real path (a host folder linked to a dotfiles repository is still the host's)."""
+    paths = [os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep)]
+    found = [pair for parts in paths for pair in zip(parts, parts[1:]) if pair in HOSTS]
+    tops = [parts[-1] for parts in paths if parts[-1] in _ROOTS]
+    return HOSTS[found[0]] if found else tops[0] if tops else None
 
 
 def _walk(folder, max_depth, problems):
@@ -237,7 +238,7 @@ def _walk(folder, max_depth, problems):
             if not plugin:
                 continue
         kinds = _IN_PLUGIN if plugin else None if hosted else _IN_EXTENSION if "gemini-extension.json" in by_name \
-            else None if depth else _ROOTS.get(os.path.basename(os.path.abspath(top)))  # (the subfolders read)
+            else _ROOTS.get(kind)  # (the subfolders read, where only some are; a host's top folder's: folder_host)
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
             # (Gemini CLI's glob takes dot files too)
