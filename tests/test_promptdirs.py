@@ -667,6 +667,9 @@ def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path
     # (outside such a folder, a plain .md with no placeholder is MCP Markdown and takes nothing)
     root = write(tmp_path / host, {"tidy.md": "Tidy the code.\n", "notes.toml": 'prompt = "x"\n'})
     [p] = tinymcp.load_files(prompt_dirs=[root]).prompts.by_name.values()
+    if "codex" in host:  # (Codex sends such a prompt as written, what is typed dropped: expand_custom_prompt)
+        assert p["name"] == "tidy" and not p.get("arguments")
+        return
     assert p["name"] == "tidy" and [a["name"] for a in p["arguments"]] == ["arguments"]
     # (appended as its host appends it: OpenCode without Claude Code's "ARGUMENTS: " label)
     assert p["arguments"][0]["append"] == ("\n\n" if "opencode" in host else "\n\nARGUMENTS: ")

@@ -621,8 +621,10 @@ def _command_arguments(pieces, body, hint, named, written, host):
             arg = {"name": key, "required": True} if kind == "upper" else {"name": key}
         names[piece] = arg["name"]
         out.append(arg)
-    # (OpenCode appends it bare: packages/opencode/src/session/prompt.ts)
-    return out or [dict(typed, append="\n\n" if host == "opencode" else "\n\nARGUMENTS: ")], names
+    # (OpenCode appends it bare: packages/opencode/src/session/prompt.ts; Codex's expand_custom_prompt
+    # sends a prompt without placeholders as written, what is typed dropped: no argument)
+    append = "\n\n" if host == "opencode" else "\n\nARGUMENTS: "
+    return out or ([] if host == "codex" else [dict(typed, append=append)]), names
 
 
 def _hint_names(hint):
