@@ -251,8 +251,9 @@ def test_positions_are_read_as_claude_code_reads_them_and_without_a_hint_are_arg
     # digits makes them text, as in Claude Code; all the digits are the position)
     text = "---\nmodel: x\n---\nPay $10 to $2 or $3 $4 $5 $6 $7 $8 $9 $1; hash with $2b$.\n"
     result = parsed("c.md", text)
-    assert result.prompt["arguments"][:2] == [{"name": "arg10", "description": "Argument 10", "default": "$10"},
-                                              {"name": "arg2", "description": "Argument 2", "default": "$2"}]
+    assert result.prompt["arguments"][1:3] == [{"name": "arg2", "description": "Argument 2", "default": "$2"},
+                                               {"name": "arg3", "description": "Argument 3", "default": "$3"}]
+    assert result.prompt["arguments"][-1] == {"name": "arg10", "description": "Argument 10", "default": "$10"}
     assert rendered("c.md", text, arg10="7", arg2="Bo")[0][1].startswith("Pay 7 to Bo or $3")
     assert rendered("c.md", text, arg10="7", arg2="Bo")[0][1].endswith("; hash with $2b$.")
     text = "Take $ARGUMENTS[12] and $ARGUMENTS[x]\n"  # (from 0, as $ARGUMENTS[N] counts)
@@ -260,7 +261,7 @@ def test_positions_are_read_as_claude_code_reads_them_and_without_a_hint_are_arg
     assert rendered("c.md", text, arg13="y", arguments="z") == [("user", "Take y and z[x]")]
     # past 4 digits a number is text: 5,000 digits made int() refuse, and the load fail
     text = "Pay $%s, $ARGUMENTS[%s] or $ARGUMENTS[1234]\n" % ("9" * 5000, "9" * 5000)
-    assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == ["arguments", "arg1235"]
+    assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == ["arg1235", "arguments"]
 
 
 def test_in_a_codex_folder_dollar_ten_is_dollar_one_then_a_zero():
@@ -343,11 +344,21 @@ def test_a_front_matter_command_with_a_later_position_keeps_shell_variables_as_t
 @pytest.mark.parametrize("text, names", [
     ("---\nmodel: x\n---\nSquare $\u00b2 and $1\n", ["arg1"]),
     # ($ARGUMENTS[ makes positions count from 0: $1 is the second)
-    ("---\nmodel: x\n---\nFirst $ARGUMENTS[\u00b2] then $0 $1\n", ["arguments", "arg1", "arg2"]),
+    ("---\nmodel: x\n---\nFirst $ARGUMENTS[\u00b2] then $0 $1\n", ["arg1", "arg2", "arguments"]),
 ])
 def test_a_digit_that_is_not_ascii_is_no_position(text, names):
     # Bug: "$\u00b2" (a superscript two) was read as a position, and int() raised
     assert [a["name"] for a in parsed("s.md", text).prompt["arguments"]] == names
+
+
+@pytest.mark.parametrize("host", [None, "codex", "opencode"])
+def test_arguments_are_declared_by_position_as_a_client_maps_what_is_typed(host):
+    # Bug: they came in the order the body first used them, so "/compare a b" in a client that
+    # fills declared arguments in turn gave $2 "a", where the host's own command gives $1 "a"
+    text = "---\nargument-hint: [new] [old]\n---\nCompare $2 with $1, then $ARGUMENTS.\n"
+    assert [a["name"] for a in parsed("c.md", text, host).prompt["arguments"]][:2] == ["new", "old"]
+    text = "---\narguments: [issue, branch]\n---\nOn $branch fix $issue.\n"
+    assert [a["name"] for a in parsed("s/SKILL.md", text).prompt["arguments"]] == ["issue", "branch"]
 
 
 def test_dollar_zero_or_an_index_counts_from_zero_as_claude_code_does_now():
@@ -428,11 +439,11 @@ def test_a_hint_yaml_refuses_is_read_as_text_only_where_claude_code_writes_it_so
     ("---\nargument-hint: [arguments]\n---\n$1 and $ARGUMENTS\n", ["arg1", "arguments"],
      "<arg1> and <arguments>"),
     # (named arguments are the first positions, from 0, as Claude Code maps them: $1 is the second)
-    ("---\narguments: [foo]\nargument-hint: [foo]\n---\n$1 then $foo\n", ["arg2", "foo"],
+    ("---\narguments: [foo]\nargument-hint: [foo]\n---\n$1 then $foo\n", ["foo", "arg2"],
      "<arg2> then <foo>"),
     ("---\narguments: [arg1]\nmodel: x\n---\n$arg1 and $1\n", ["arg1", "arg2"],
      "<arg1> and <arg2>"),
-    ("---\narguments: [arg1, arg1_2]\nmodel: x\n---\n$1, $arg1, $arg1_2\n", ["arg1_2", "arg1"],
+    ("---\narguments: [arg1, arg1_2]\nmodel: x\n---\n$1, $arg1, $arg1_2\n", ["arg1", "arg1_2"],
      "<arg1_2>, <arg1>, <arg1_2>"),
     # (a name a position takes from `arguments` is taken for the hint's too: two were "branch")
     ("---\narguments: [branch]\nargument-hint: \"[issue] [branch]\"\n---\nOn $0 fix $1.\n", ["branch", "arg2"],
@@ -667,7 +678,7 @@ def test_a_skill_is_one_prompt_named_after_it_with_claude_code_arguments():
     assert result.format == "skill" and result.warnings == []
     assert result.prompt["name"] == "pdf-tools"
     assert result.prompt["description"] == "Work with PDF files. Use when the user mentions PDFs."
-    assert [a["name"] for a in result.prompt["arguments"]] == ["pages", "file"]  # (in order of use)
+    assert [a["name"] for a in result.prompt["arguments"]] == ["file", "pages"]  # (by position)
     assert rendered("pdf-tools/SKILL.md", SKILL, file="a.pdf", pages="2-3") == [
         ("user", "# PDF tools\n\nExtract pages 2-3 of a.pdf; see references/guide.md.")]
 
@@ -681,7 +692,7 @@ def test_a_skill_in_a_plugins_folder_is_namespaced_by_the_folders_above_it():
 @pytest.mark.parametrize("name, warning", [
     ("PDF_Tools", "breaks the Agent Skills rules"), ("-pdf", "breaks the Agent Skills rules"),
     ("pdf--tools", "breaks the Agent Skills rules"), ("a" * 65, "breaks the Agent Skills rules"),
-    ("pdf", "is not its folder's name 'pdf-tools'")])
+    ("pdf-", "breaks the Agent Skills rules"), ("pdf", "is not its folder's name 'pdf-tools'")])
 def test_a_skill_name_that_breaks_the_formats_rules_is_its_folders_with_a_warning(name, warning):
     # (as Claude Code names a skill: plugin-dev's "Hook Development" was served as
     # plugins:plugin-dev:Hook Development, a name no slash command can take)
@@ -747,7 +758,7 @@ def test_an_argument_in_front_matter_may_carry_choices():
     assert rendered("t.md", text) == [("user", "Say it calm")]
 
 
-@pytest.mark.parametrize("host, names", [(None, ["arguments"]), ("codex", ["arg5", "arg2"])])
+@pytest.mark.parametrize("host, names", [(None, ["arguments"]), ("codex", ["arg2", "arg5"])])
 def test_amounts_past_a_gap_in_the_positions_are_text_where_the_host_leaves_them(host, names):
     # (98 real skills and commands declared arg50, arg200 and arg125 from "($50 + $200) / 2 = $125";
     # Claude Code leaves a position not given as written; Codex reads $5 then 0, and makes it nothing)

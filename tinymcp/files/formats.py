@@ -467,8 +467,7 @@ def _skill(result, relpath, front, body_line, body):
             result.fail(line, None, "name", "a skill needs a name")
             return
         name = folders[-1]
-    if len(name) > 64 or not _SKILL_NAME.issuperset(name) or name.startswith("-") \
-            or name.endswith("-") or "--" in name:
+    if len(name) > 64 or not _SKILL_NAME.issuperset(name) or "--" in "-%s-" % name:  # (a hyphen first, last, twice)
         name, given = folders[-1] if folders else name, name
         result.warnings.append((line, "name: %r breaks the Agent Skills rules (at most 64 lowercase letters, digits "
                                       "and single hyphens): served as %r" % (given, name)))
@@ -569,7 +568,8 @@ def _digits_end(body, at):
 
 
 def _command_arguments(pieces, body, hint, named, written, host):
-    """The declared arguments, in order of first use, and each placeholder's argument
+    """The declared arguments, by position (a client fills them in turn with what is typed, as
+    hosts fill positions), the rest in order of first use, and each placeholder's argument
     name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
     ``named`` (front matter ``arguments``) names them, as Claude Code's skills do
     (``$issue`` is ``$0``); else after ``argument-hint`` where it names them (``arg1``...).
@@ -587,7 +587,7 @@ def _command_arguments(pieces, body, hint, named, written, host):
         most += 1
     # ($ARGUMENTS[N] is never an amount, however else its position is written)
     bracketed = {p for i, p in enumerate(pieces) if type(p) is tuple and written[i].startswith("$ARGUMENTS[")}
-    names, out = {}, []
+    names, out, order = {}, [], {name: i for i, name in enumerate(named)}
     # (a position's name gives way to the names written in the body, wherever they come)
     taken = set(named) | {"arguments" if p[0] == "all" else p[1] for p in pieces
                           if not isinstance(p, str) and p[0] != "index"}
@@ -611,6 +611,7 @@ def _command_arguments(pieces, body, hint, named, written, host):
             while name in taken:
                 name, suffix = "%s_%d" % (base, suffix), suffix + 1
             taken.add(name)
+            order[name] = position
             # (unfilled, it stays as written, as Claude Code leaves it: Cursor and Windsurf never
             # fill it, and skills hold `awk '{print $1}'`; Codex and OpenCode make it nothing)
             arg = {"name": name, "description": "Argument %d" % (position + 1),
@@ -624,6 +625,7 @@ def _command_arguments(pieces, body, hint, named, written, host):
     # (OpenCode appends it bare: packages/opencode/src/session/prompt.ts; Codex's expand_custom_prompt
     # sends a prompt without placeholders as written, what is typed dropped: no argument)
     append = "\n\n" if host == "opencode" else "\n\nARGUMENTS: "
+    out.sort(key=lambda arg: order.get(arg["name"], float("inf")))
     return out or ([] if host == "codex" else [dict(typed, append=append)]), names
 
 
