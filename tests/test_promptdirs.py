@@ -677,6 +677,19 @@ def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path
     assert "arguments" not in tinymcp.load_files(prompt_dirs=[plain]).prompts.by_name["tidy"]
 
 
+def test_opencode_and_vs_code_folders_are_walked_and_named_as_those_hosts_do(tmp_path):
+    # (OpenCode's config/command.ts globs {command,commands}/**/*.md with dot files and names
+    # team/review.md "team/review"; VS Code's promptFilesLocator lists .github/prompts' own
+    # files: a subfolder's were served, as "sub:deep", a dot file of OpenCode's left out)
+    root = write(tmp_path, {".opencode/command/team/review.md": "Review $1\n", ".opencode/command/.hidden.md": "H\n",
+                            ".github/prompts/top.prompt.md": "Top\n", ".github/prompts/sub/deep.prompt.md": "Deep\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".opencode", "command")])) == [
+        ".hidden", "team/review"]
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".opencode")])) == [".hidden", "team/review"]
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".github", "prompts")])) == ["top"]
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".github")])) == ["top"]
+
+
 def test_a_host_folder_linked_to_another_place_is_still_read_as_the_hosts(tmp_path):
     # (~/.claude/commands linked to a dotfiles repository was read as plain MCP Markdown)
     dotfiles = write(tmp_path / "dotfiles" / "cmds", {"tidy.md": "Tidy the code.\n"})

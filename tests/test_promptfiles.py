@@ -517,6 +517,19 @@ def test_an_opencode_command_appends_what_was_typed_bare_and_leaves_a_position_n
     assert rendered("c.md", "Fix $1 in $2.\n", "command", arg1="x") == [("user", "Fix x in $2.")]
 
 
+@pytest.mark.parametrize("body, names, text", [
+    # (OpenCode's session/prompt.ts fills /\$(\d+)/ from $1, whatever follows the digits, and
+    # $ARGUMENTS as written; they were read as Claude Code reads them: $0 first, $2b text...)
+    ("First $0 then $1 done.\n", ["arg1"], "First $0 then <arg1> done."),
+    ("Pick $ARGUMENTS[1] from $ARGUMENTS.\n", ["arguments"], "Pick <arguments>[1] from <arguments>."),
+    ("Hash $2b with $1, not \\$1.\n", ["arg1", "arg2"], "Hash <arg2>b with <arg1>, not \\<arg1>."),
+    ("---\narguments: [pr]\n---\nReview $pr at $1.\n", ["arg1"], "Review $pr at <arg1>."),
+])
+def test_an_opencode_command_reads_its_placeholders_as_opencode_does(body, names, text):
+    assert [a["name"] for a in parsed("c.md", body, "opencode").prompt["arguments"]] == names
+    assert rendered("c.md", body, "opencode", **{n: "<%s>" % n for n in names}) == [("user", text)]
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is 3.11+")
 def test_a_gemini_command_without_args_appends_the_command_as_typed():
     text = 'prompt = "Summarize the changes."\n'

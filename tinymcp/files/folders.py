@@ -196,8 +196,8 @@ def folder_host(folder):
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
     host reads it)`` of each prompt file under ``folder``, by path: names starting with "."
-    are skipped, files and folders alike (not in Gemini CLI's folders; Codex reads no
-    subfolder of its own); a symlinked folder is followed once, when its real path is inside
+    are skipped, files and folders alike (not in Gemini CLI's and OpenCode's folders; Codex and
+    VS Code read no subfolder of their own); a symlinked folder is followed once, when its real path is inside
     ``folder`` (else a problem); of a folder holding ``SKILL.md``, that file alone; in a
     host's own folder (``folder_host``), the files that host reads; of a Claude Code plugin
     (a folder holding ``.claude-plugin/``), its ``commands/``, ``skills/`` (its skills
@@ -219,8 +219,8 @@ def _walk(folder, max_depth, problems):
             problems.append((rel_top or ".", ("cannot read the folder: %s" if rel_top else "%s")
                              % (exc.strerror or exc)))
             continue
-        # (Codex and Gemini CLI list their folders' own files: no skill, plugin or extension there)
-        hosted = kind in ("codex", "gemini")
+        # (Codex, VS Code and Gemini CLI list their folders' own files: no skill, plugin or extension there)
+        hosted = kind in ("codex", "vscode", "gemini")
         plugin = not hosted and _plugin(top, by_name, listed, kind, found, rel_top)
         # (of a marketplace, only the plugins it lists are read, as Claude Code reads it)
         plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)
@@ -241,8 +241,8 @@ def _walk(folder, max_depth, problems):
             else _ROOTS.get(kind)  # (the subfolders read, where only some are; a host's top folder's: folder_host)
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
-            # (Gemini CLI's glob takes dot files too)
-            if name.startswith(".") and kind != "gemini" or kinds and name not in kinds and not (
+            # (Gemini CLI's and OpenCode's globs take dot files too)
+            if name.startswith(".") and kind not in ("gemini", "opencode") or kinds and name not in kinds and not (
                     plugin and ("skills", os.path.join(real_top, name)) in listed):
                 continue
             rel = join(rel_top, name)
@@ -250,8 +250,8 @@ def _walk(folder, max_depth, problems):
                 is_folder = entry.is_dir()
             except OSError:
                 is_folder = False
-            if is_folder and kind == "codex":
-                continue  # (Codex reads its prompts folder's own files only)
+            if is_folder and kind in ("codex", "vscode"):
+                continue  # (Codex and VS Code read their prompts folder's own files only)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
                 real = os.path.realpath(entry.path)
                 outside = not _inside(real, followed[0])

@@ -25,8 +25,10 @@ Formats, by file name and then front matter (README, "Prompt files", says the sa
   name that fits) is the optional argument ``name``. In a ``.codex/prompts`` folder, as
   Codex reads them: one digit (``$10`` is ``$1`` then ``0``), and ``$UPPER_CASE`` names
   are required arguments, its ``$N`` and ``$ARGUMENTS`` then text (elsewhere the names an
-  ``argument-hint`` gives, ``ENV=<env>``, where no ``$ARGUMENTS`` or ``$N`` is used).
-  ``\\$`` and ``$$`` keep a dollar literal.
+  ``argument-hint`` gives, ``ENV=<env>``, where no ``$ARGUMENTS`` or ``$N`` is used). In
+  an OpenCode folder, as OpenCode reads them: all the digits, whatever follows, from ``$1``
+  (``$0`` is text, ``$ARGUMENTS[1]`` is ``$ARGUMENTS`` then ``[1]``). ``\\$`` and ``$$`` keep
+  a dollar literal (in Codex and OpenCode, a backslash is text).
 
 Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 (``@path``, ``@{path}``) inclusions are never run or read, and values are inserted
@@ -95,17 +97,17 @@ class PromptFile:
                 line, column, "", "more problems may follow: a file's first %d are told" % MOST_PROBLEMS))
 
 
-def prompt_name(relpath, name=None):
+def prompt_name(relpath, name=None, sep=":"):
     """The served name of the file at ``relpath`` ('/'-separated, under its folder):
-    its subfolders, then ``name`` or its stem, joined with ':' (``git/commit.md`` ->
-    ``git:commit``, Claude Code's and Gemini CLI's own spelling)."""
+    its subfolders, then ``name`` or its stem, joined with ``sep`` (``git/commit.md`` ->
+    ``git:commit``, Claude Code's and Gemini CLI's own spelling; OpenCode's is ``git/commit``)."""
     parts = relpath.split("/")
     stem = parts[-1]
     for suffix in (".prompt.md", ".md", ".toml"):
         if stem.lower().endswith(suffix):
             stem = stem[:-len(suffix)]
             break
-    return ":".join(parts[:-1] + [stem if name is None else name])
+    return sep.join(parts[:-1] + [stem if name is None else name])
 
 
 def _named(relpath, front):
@@ -426,7 +428,7 @@ def _finish(result, prompt, messages, body_line):
 # --- Claude Code and Codex commands -----------------------------------------------------
 
 def _command(result, relpath, front, body_line, body, name=None, host=None):
-    prompt = {"name": name or prompt_name(relpath)}
+    prompt = {"name": name or prompt_name(relpath, sep="/" if host == "opencode" else ":")}
     if "description" in front:  # (trimmed, as Claude Code does: a `|` block's ends with a newline)
         description = front["description"]
         prompt["description"] = description.strip() if isinstance(description, str) else description
@@ -438,14 +440,14 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
             prompt["description"] = first
     hint = front.get("argument-hint", front.get("argument_hint"))
     hint = "[%s]" % ", ".join(map(str, hint)) if isinstance(hint, list) else hint  # ([pr]: YAML's list)
-    named = front.get("arguments")
+    named = front.get("arguments") if host != "opencode" else None  # (OpenCode reads no names)
     if isinstance(named, str):  # (names apart by spaces or commas)
         named = named.replace(",", " ").split()
     named = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
-    codex, written = host == "codex", {}  # (written: each placeholder as it is written, $2 or
-    # $ARGUMENTS[2], by its place in the pieces; unfilled, it stays so)
-    pieces = _dollar_pieces(body, named, codex, hinted, written)
+    written = {}  # (each placeholder as it is written, $2 or $ARGUMENTS[2], by its place in the
+    # pieces; unfilled, it stays so)
+    pieces = _dollar_pieces(body, named, host, hinted, written)
     prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, host)
     _single(result, prompt, "".join(
         "{%s}" % names[p] if p in names else _literal(written.get(i, p)) for i, p in enumerate(pieces)), body_line)
@@ -480,17 +482,18 @@ def _skill(result, relpath, front, body_line, body):
     _command(result, relpath, front, body_line, body, ":".join(folders[:-1] + [name]))
 
 
-def _dollar_pieces(body, named, codex, hinted, written):
+def _dollar_pieces(body, named, host, hinted, written):
     """``body`` as literal strings and placeholders ``(kind, key)``: ``('all', None)``,
     ``('index', position)``, ``('name', name)`` or Codex's ``('upper', NAME)``: any in a
-    ``codex`` prompt, else those the argument hint names (``hinted``: ``ENV=<env>``).
+    Codex prompt (``host``), else those the argument hint names (``hinted``: ``ENV=<env>``).
     Positions as Claude Code reads them: ``$`` and digits that no word character follows
-    (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0). ``written``
+    (``$10``; ``$2b`` is text); Codex reads one digit (``$10`` is ``$1``, then 0), OpenCode
+    all the digits, whatever follows (``$2b`` is ``$2``, then b), from ``$1``. ``written``
     (a dict) gets each placeholder's text as written there, by its index in the result."""
     # (Codex reads a body with a $NAME by name alone, its $N and $ARGUMENTS then text, as its
     # expand_custom_prompt does; elsewhere hinted names, only where no $ARGUMENTS, $N or named
     # argument is used)
-    upper = _codex_named(body) if codex else None if named or _positional(body) else frozenset(hinted)
+    upper = _codex_named(body) if host == "codex" else None if named or _positional(body) else frozenset(hinted)
     named = (frozenset(named), frozenset(map(len, named)), max(map(len, named), default=0))
     out, at, start = [], 0, 0
     while True:
@@ -498,10 +501,10 @@ def _dollar_pieces(body, named, codex, hinted, written):
         if at < 0:
             out.append(body[start:])
             return out
-        found = _placeholder(body, at, named, codex, upper)
+        found = _placeholder(body, at, named, host, upper)
         # (\$1: a literal $1; a doubled backslash escapes nothing, as Claude Code reads it; in
-        # Codex, a backslash is text)
-        if at and body[at - 1] == "\\" and body[at - 2:at] != "\\\\" and found is not None and not codex:
+        # Codex and OpenCode, a backslash is text)
+        if at and body[at - 1] == "\\" and body[at - 2:at] != "\\\\" and found and host not in ("codex", "opencode"):
             out.append(body[start:at - 1])
             start, at = at, at + found[0]
         elif body.startswith("$$", at):  # kept as written, and no placeholder after it
@@ -518,25 +521,28 @@ def _codex_named(body):
     """Whether ``body`` has a ``$NAME`` (capitals, digits, ``_``; not ``$ARGUMENTS``, not
     after a ``$``), which makes Codex read its placeholders by name."""
     at = body.find("$")
-    while at >= 0 and not _placeholder(body, at, None, True, True):  # (as Codex reads it by name)
+    while at >= 0 and not _placeholder(body, at, None, "codex", True):  # (as Codex reads it by name)
         at = body.find("$", at + 1)
     return at >= 0
 
 
-def _placeholder(body, at, named, codex, upper):
+def _placeholder(body, at, named, host, upper):
     """``(length, kind, key)`` of the placeholder at ``body[at]`` (a '$'), or None."""
-    if codex and upper:  # (Codex by name: its ``$ARGUMENTS`` and ``$1`` are text, so is ``$$$X``)
+    if host == "codex" and upper:  # (Codex by name: its ``$ARGUMENTS`` and ``$1`` are text, so is ``$$$X``)
         return _upper(body, at, True) if body[at - 1:at] != "$" else None
     if body.startswith("ARGUMENTS", at + 1):
-        end = _digits_end(body, at + 11)
+        end = _digits_end(body, at + 11) if host != "opencode" else 0  # (OpenCode: $ARGUMENTS, then [N])
         if body.startswith("[", at + 10) and at + 11 < end <= at + 15 and body.startswith("]", end):
             return end + 1 - at, "index", int(body[at + 11:end])  # $ARGUMENTS[0]: Claude Code's first
         return 10, "all", None
     if body[at + 1:at + 2] in _DIGITS:  # (ASCII: "$²" is text)
-        if codex:  # (Codex: $1 to $9; $0 is text)
-            return None if body[at + 1] == "0" else (2, "index", int(body[at + 1]))
-        end = _digits_end(body, at + 1)  # (past 4 digits, no position: text, as an amount)
-        return None if body[end:end + 1] in _WORD or end > at + 5 else (end - at, "index", int(body[at + 1:end]))
+        # (Codex reads one digit, $1 to $9, OpenCode all the digits, each whatever follows them; $0
+        # is text, as in Codex, where OpenCode fills it with "undefined"; past 4 digits, no position:
+        # text, as an amount)
+        end = at + 2 if host == "codex" else _digits_end(body, at + 1)
+        loose = host in ("codex", "opencode")
+        text = end > at + 5 or (not int(body[at + 1:end]) if loose else body[end:end + 1] in _WORD)
+        return None if text else (end - at, "index", int(body[at + 1:end]))
     names, lengths, longest = named
     if names:  # the longest name after the '$' that no word character follows
         start = end = at + 1
@@ -577,7 +583,7 @@ def _command_arguments(pieces, body, hint, named, written, host):
     "ARGUMENTS: <input>" to such a command."""
     typed = {"name": "arguments", "description": "Everything after the command, as typed"
              + (" (%s)" % hint if isinstance(hint, str) and hint else "")}
-    zero_based = bool(named) or ("index", 0) in pieces or "$ARGUMENTS[" in body
+    zero_based = bool(named) or ("index", 0) in pieces or "$ARGUMENTS[" in body and host != "opencode"
     hinted = _hint_names(hint)
     # (Claude Code leaves a position not given as written: a `$N` past the first gap in those
     # used or named is an amount, "$50 + $200", kept as text; Codex and OpenCode make it nothing)
