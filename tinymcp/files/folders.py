@@ -196,9 +196,9 @@ def folder_host(folder):
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
     host reads it)`` of each prompt file under ``folder``, by path: names starting with "."
-    are skipped, files and folders alike (not in Gemini CLI's and OpenCode's folders; Codex and
-    VS Code read no subfolder of their own); a symlinked folder is followed once, when its real path is inside
-    ``folder`` (else a problem); of a folder holding ``SKILL.md``, that file alone; in a
+    are skipped, files and folders alike (not in Gemini CLI's and OpenCode's folders; Codex
+    and VS Code read no subfolder of their own); a symlinked folder is followed once, when
+    its real path is inside ``folder`` (else a problem); of a folder holding ``SKILL.md``, that file alone; in a
     host's own folder (``folder_host``), the files that host reads; of a Claude Code plugin
     (a folder holding ``.claude-plugin/``), its ``commands/``, ``skills/`` (its skills
     alone) and own ``SKILL.md``, named as Claude Code names them (``plugin:command``: after

@@ -576,7 +576,7 @@ def _digits_end(body, at):
 def _command_arguments(pieces, body, hint, named, written, host):
     """The declared arguments, by position (a client fills them in turn with what is typed, as
     hosts fill positions), the rest in order of first use, and each placeholder's argument
-    name. Positions count from ``$0`` when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
+    name. Positions count from ``$0`` (not in OpenCode) when the body uses ``$0`` or ``$ARGUMENTS[N]``, or
     ``named`` (front matter ``arguments``) names them, as Claude Code's skills do
     (``$issue`` is ``$0``); else after ``argument-hint`` where it names them (``arg1``...).
     Without placeholders, the one argument ``arguments``, appended as Claude Code appends
