@@ -816,6 +816,9 @@ def test_a_gemini_extension_serves_its_commands_and_skills_named_as_gemini_names
     # (Gemini CLI's own skills folder holds skills alone, as .claude/skills does)
     gemini = write(tmp_path / "project", {".gemini/skills/greet/SKILL.md": "Hi.\n", ".gemini/skills/x.md": "X.\n"})
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(gemini, ".gemini", "skills")])) == ["greet"]
+    # (a SKILL.md of its own, which Gemini CLI never reads, was served alone: its 11 commands were lost)
+    write(root, {"SKILL.md": "---\nname: ext\ndescription: Git help\n---\nHelp.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "greet"]
 
 
 def test_an_edit_of_a_marketplace_alone_is_seen_by_the_watch(tmp_path):

@@ -194,20 +194,17 @@ def folder_host(folder):
 
 
 def _walk(folder, max_depth, problems):
-    """``(relative path, path, DirEntry, path it is named by, host kind or None: how the
-    host reads it)`` of each prompt file under ``folder``, by path: names starting with "."
-    are skipped, files and folders alike (not in Gemini CLI's and OpenCode's folders; Codex
-    and VS Code read no subfolder of their own); a symlinked folder is followed once, when
-    its real path is inside ``folder`` (else a problem); of a folder holding ``SKILL.md``, that file alone; in a
-    host's own folder (``folder_host``), the files that host reads; of a Claude Code plugin
-    (a folder holding ``.claude-plugin/``), its ``commands/``, ``skills/`` (its skills
-    alone) and own ``SKILL.md``, named as Claude Code names them (``plugin:command``: after
-    its folder or marketplace entry here, and after the name its manifest gives in
-    ``build``, which gets the manifest as one more entry, of kind "manifest", with no
-    DirEntry); of a marketplace, the plugins it lists alone; of a Gemini CLI extension (a folder holding
-    ``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/``, named from there, as Gemini
-    CLI names them; of a host's top folder given itself (``.claude``), its host folders, named from there.
-    Iterative, never deeper than ``max_depth`` below ``folder``: ``problems`` is told of each too deep or unreadable."""
+    """``(relative path, path, DirEntry, path it is named by, host kind or None)`` of each prompt file under
+    ``folder``, by path, never deeper than ``max_depth`` (``problems`` is told of each folder too deep or
+    unreadable). Dot names are skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is
+    followed once, when its real path is inside ``folder`` (else a problem). A folder holding ``SKILL.md``
+    gives that file alone; a host's own folder (``folder_host``), what that host reads (Codex and VS Code: no
+    subfolder); a Claude Code plugin (holding ``.claude-plugin/``), its ``commands/``, ``skills/`` (its skills
+    alone) and own ``SKILL.md``, named ``plugin:command`` after its folder or marketplace entry (``build``
+    renames them after its manifest, given as one more entry, of kind "manifest", with no DirEntry); a
+    marketplace, the plugins it lists alone; a Gemini CLI extension (holding ``gemini-extension.json``; no
+    plugin), its ``commands/`` and ``skills/`` alone (not its own ``SKILL.md``), named from there, as Gemini
+    CLI names them; a host's top folder given itself (``.claude``), its host folders, named from there."""
     found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], {}
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
@@ -231,14 +228,15 @@ def _walk(folder, max_depth, problems):
             manifest = os.path.join(top, ".claude-plugin", "plugin.json")
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
+        extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
         # (an Agent Skill: its SKILL.md alone; a plugin's own, beside its commands and skills)
-        if SKILL in by_name and not hosted and (plugin or kind != MARKET):  # (a plugin's: plugin:skill)
+        if SKILL in by_name and not hosted and not extension and (plugin or kind != MARKET):  # (a plugin's too)
             own = join(named_top, os.path.basename(os.path.abspath(top))) if plugin else named_top
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(own, SKILL), kind))
             if not plugin:
                 continue
-        kinds = _IN_PLUGIN if plugin else None if hosted else _IN_EXTENSION if "gemini-extension.json" in by_name \
-            else _ROOTS.get(kind)  # (the subfolders read, where only some are; a host's top folder's: folder_host)
+        # (the subfolders read, where only some are; a host's top folder's: folder_host)
+        kinds = _IN_PLUGIN if plugin else None if hosted else _IN_EXTENSION if extension else _ROOTS.get(kind)
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
             # (Gemini CLI's and OpenCode's globs take dot files too)
