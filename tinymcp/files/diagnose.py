@@ -52,7 +52,9 @@ def explain(text, exc):
     if not text.strip(_BLANK):
         return 0, 'the file is empty: a config is a JSON object, at least {"prompts": []}'
     if isinstance(exc, RecursionError):
-        return _deeper_than(text, 500), "nested too deeply to parse (more than 500 levels of [ and { by here)"
+        stack = _open_brackets(text, len(text), 500)
+        where = stack[-1][1] if len(stack) > 500 else None
+        return where, "nested too deeply to parse (more than 500 levels of [ and { by here)"
     pos = getattr(exc, "pos", None)
     if pos is None:
         return _refused(text, str(exc))
@@ -124,8 +126,7 @@ def _decoder_error(text, msg, pos):
     if msg.startswith("Unterminated string"):
         return pos, 'this string never ends: its closing " is missing'
     if msg.startswith("Invalid control character"):
-        if msg != "Invalid control character at":  # (the Python scanner's: it names the
-            pos -= 1                                 # character and points past it)
+        # (at the character: codec._probe refuses json's Python scanner, which points past it)
         return pos, _control(text[pos])
     if msg.startswith("Invalid \\u"):
         return text.rfind("\\", 0, pos + 1), "\\u needs four hex digits, as in \\u00e9"
@@ -261,11 +262,12 @@ def _mismatch(text, pos, c):
         (c, opened) + line_column(text, at) + (_CLOSER[opened],))
 
 
-def _open_brackets(text, pos):
-    """``[(bracket, position)]`` of the brackets still open at ``pos``, outermost first."""
+def _open_brackets(text, pos, most=None):
+    """``[(bracket, position)]`` of the brackets still open at ``pos`` (or once more than
+    ``most`` are), outermost first."""
     stack = []
     for match in re.finditer(TOKEN, text):
-        if match.start() >= pos:
+        if match.start() >= pos or most is not None and len(stack) > most:
             break
         c = match.group()[0]
         if c in "{[":
@@ -305,17 +307,3 @@ def _refused(text, message):
         if len(digits) > MAX_INT_DIGITS and digits[:MAX_INT_DIGITS + 1].isdigit():
             return match.start(), "a number of more than %d digits: write it as a string" % MAX_INT_DIGITS
     return None, message
-
-
-def _deeper_than(text, depth):
-    """The position of the first bracket more than ``depth`` levels deep, or None."""
-    level = 0
-    for match in re.finditer(TOKEN, text):
-        c = match.group()[0]
-        if c in "{[":
-            level += 1
-            if level > depth:
-                return match.start()
-        elif c in "}]":
-            level -= 1
-    return None

@@ -148,10 +148,8 @@ class Check:
     def bounded(self, obj, key, path, minimum, maximum=None):
         """``obj[key]``, if present, as an integer from ``minimum`` to ``maximum``."""
         value = self.field(obj, key, path, "integer")
-        if value is None:
-            return None
-        if minimum <= value and (maximum is None or value <= maximum):
-            return value
+        if value is None or minimum <= value and (maximum is None or value <= maximum):
+            return value  # (None: absent, or not an integer)
         got = value if -10 ** 19 < value < 10 ** 19 else "one of more than 19 digits"  # (no text of 4,300)
         bound = "%d or more" % minimum if value < minimum else "%d or less" % maximum
         self.fail(join(path, key), "expected an integer of %s, got %s" % (bound, got))

@@ -342,6 +342,5 @@ class Connection:
 
     def end_streams(self):
         """Every open stream's id; they are closed."""
-        rids = list(self.streams)
-        self.streams = {}
+        rids, self.streams = list(self.streams), {}
         return rids
