@@ -787,7 +787,7 @@ def test_a_skill_wins_its_name_from_a_command_whatever_the_order_but_not_when_it
     dirs = [os.path.join(root, "commands"), os.path.join(root, "skills")]
     config = tinymcp.load_files(prompt_dirs=dirs if order == "commands first" else dirs[::-1])
     assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Skill."
-    write(root, {"skills/x/SKILL.md": "---\ndescription: [a, b]\n---\nSkill.\n"})  # (a bad skill: the command stays)
+    write(root, {"skills/x/SKILL.md": "---\ndescription: S\n---\n"})  # (a bad skill: the command stays)
     config = tinymcp.load_files(prompt_dirs=dirs, notes=[])
     assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Command."
 
@@ -799,7 +799,7 @@ def test_a_served_command_keeps_its_name_from_a_bad_skill_added_and_read_first(t
     os.makedirs(dirs[0])
     source = importlib.import_module(PACKAGE + ".source").ConfigFile(None, dirs=dirs)
     assert names(source.load()) == ["x"]
-    write(root, {"skills/x/SKILL.md": "---\ndescription: [a, b]\n---\nSkill.\n"})
+    write(root, {"skills/x/SKILL.md": "---\ndescription: S\n---\n"})
     config = source.load()
     assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Command."
 
@@ -819,6 +819,17 @@ def test_a_gemini_extension_serves_its_commands_and_skills_named_as_gemini_names
     # (a SKILL.md of its own, which Gemini CLI never reads, was served alone: its 11 commands were lost)
     write(root, {"SKILL.md": "---\nname: ext\ndescription: Git help\n---\nHelp.\n"})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "greet"]
+
+
+def test_a_plugin_a_marketplace_lists_inside_another_listed_plugins_folder_is_served(tmp_path):
+    # (artur-dani/claude-skill-collection lists ./plugins/git and ./plugins: git's commands were
+    # left out without a word, as the walk of the outer plugin read only its commands/ and skills/)
+    listing = '{"plugins": [{"name": "git", "source": "./plugins/git"}, {"name": "dl", "source": "./plugins"}]}'
+    root = write(tmp_path / "market", {".claude-plugin/marketplace.json": listing,
+                                       "plugins/skills/brain/SKILL.md": "Brainstorm.\n",
+                                       "plugins/git/commands/cm.md": "Commit $ARGUMENTS\n",
+                                       "plugins/notes/x.md": "Not a prompt.\n"})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["dl:brain", "git:cm"]
 
 
 def test_an_edit_of_a_marketplace_alone_is_seen_by_the_watch(tmp_path):

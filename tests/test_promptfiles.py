@@ -696,6 +696,17 @@ def test_a_skill_is_one_prompt_named_after_it_with_claude_code_arguments():
         ("user", "# PDF tools\n\nExtract pages 2-3 of a.pdf; see references/guide.md.")]
 
 
+@pytest.mark.parametrize("given, description", [
+    ("42", "42"), ("true", "true"), ("1.5", "1.5"), ("", "Check the build"), ("~", "Check the build"),
+    ("[a, b]", "Check the build"), ('""', "Check the build"), ("'  Tidy  '", "Tidy")])
+def test_a_description_is_read_as_claude_code_coerces_it(given, description):
+    # (a number or true was refused, the file left out; null, a list or "" left out or served
+    # empty, where Claude Code's coerceDescriptionToString gives "42", or none: the first line)
+    for path in ("c.md", "check/SKILL.md"):
+        text = "---\nallowed-tools: Bash\ndescription: %s\n---\nCheck the build\n" % given
+        assert parsed(path, text).prompt["description"] == description
+
+
 def test_a_skill_in_a_plugins_folder_is_namespaced_by_the_folders_above_it():
     assert parsed("plugin/skills/pdf-tools/SKILL.md", SKILL).prompt["name"] == "plugin:skills:pdf-tools"
     no_name = SKILL.replace("name: pdf-tools\n", "")

@@ -239,9 +239,10 @@ def _walk(folder, max_depth, problems):
         kinds = _IN_PLUGIN if plugin else None if hosted else _IN_EXTENSION if extension else _ROOTS.get(kind)
         subfolders, real_top = [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
+            inner = plugin and os.path.join(real_top, name)  # (listed too: a plugin, or a skill's folder, in it)
             # (Gemini CLI's and OpenCode's globs take dot files too)
             if name.startswith(".") and kind not in ("gemini", "opencode") or kinds and name not in kinds and not (
-                    plugin and ("skills", os.path.join(real_top, name)) in listed):
+                    inner in listed or ("skills", inner) in listed):
                 continue
             rel = join(rel_top, name)
             try:

@@ -429,9 +429,13 @@ def _finish(result, prompt, messages, body_line):
 
 def _command(result, relpath, front, body_line, body, name=None, host=None):
     prompt = {"name": name or prompt_name(relpath, sep="/" if host == "opencode" else ":")}
-    if "description" in front:  # (trimmed, as Claude Code does: a `|` block's ends with a newline)
-        description = front["description"]
-        prompt["description"] = description.strip() if isinstance(description, str) else description
+    # (as Claude Code's coerceDescriptionToString reads it: 42 is "42", a list or "" none; trimmed: a
+    # `|` block's ends with a newline)
+    description = front.get("description")
+    description = str(description).lower() if type(description) is bool else str(description) \
+        if type(description) in (int, float) else description.strip() if isinstance(description, str) else ""
+    if description:
+        prompt["description"] = description
     else:  # Claude Code: "Default: uses the first line from the prompt"
         first = next((line.strip() for line in body.split("\n") if line.strip()), "")
         heading = first.lstrip("#")
