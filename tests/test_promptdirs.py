@@ -808,17 +808,26 @@ def test_a_served_command_keeps_its_name_from_a_bad_skill_added_and_read_first(t
 def test_a_gemini_extension_serves_its_commands_and_skills_named_as_gemini_names_them(tmp_path):
     # (its GEMINI.md, context for the model, was served as a prompt, and its commands were
     # named commands:fs:grep where Gemini CLI says /fs:grep; its skills were left out)
-    root = write(tmp_path / "ext", {"gemini-extension.json": '{"name": "ext", "version": "1"}',
-                                    "GEMINI.md": "Context.\n", "commands/fs/grep.toml": 'prompt = "Grep {{args}}"\n',
-                                    "commands/fs/notes.md": "Not a command.\n", "skills/greet/SKILL.md": "Hi.\n",
-                                    "skills/loose.md": "Not a skill.\n"})
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "greet"]
+    # (its skills are always named after it, ext:greet, as Gemini CLI's SlashCommandResolver names
+    # them: they were served as greet; by its manifest's name, else by its folder's)
+    root = write(tmp_path / "folder", {"gemini-extension.json": '{"name": "ext", "version": "1"}',
+                                       "GEMINI.md": "Context.\n", "commands/fs/grep.toml": 'prompt = "Grep {{args}}"\n',
+                                       "commands/fs/notes.md": "Not a command.\n", "skills/greet/SKILL.md": "Hi.\n",
+                                       "skills/loose.md": "Not a skill.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "ext:greet"]
+    write(root, {"gemini-extension.json": '{"version": "1"}'})
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["fs:grep", "folder:greet"]
+    assert [message for _, message in notes] == ["it gives no name; named after its folder"]
+    write(root, {"gemini-extension.json": '{"name": "myExt", "version": "1"}'})  # (any case, as Gemini CLI)
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "myExt:greet"]
+    write(root, {"gemini-extension.json": '{"name": "ext", "version": "1"}'})
     # (Gemini CLI's own skills folder holds skills alone, as .claude/skills does)
     gemini = write(tmp_path / "project", {".gemini/skills/greet/SKILL.md": "Hi.\n", ".gemini/skills/x.md": "X.\n"})
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(gemini, ".gemini", "skills")])) == ["greet"]
     # (a SKILL.md of its own, which Gemini CLI never reads, was served alone: its 11 commands were lost)
     write(root, {"SKILL.md": "---\nname: ext\ndescription: Git help\n---\nHelp.\n"})
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "greet"]
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "ext:greet"]
 
 
 def test_a_plugin_a_marketplace_lists_inside_another_listed_plugins_folder_is_served(tmp_path):

@@ -229,6 +229,10 @@ def _walk(folder, max_depth, problems):
             if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
         extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
+        if extension:  # (its skills are named ext:skill, after its folder here and its manifest's name in ``build``)
+            ext_named = named_top or os.path.basename(os.path.abspath(top))
+            found.append((join(rel_top, "gemini-extension.json"), os.path.join(top, "gemini-extension.json"), None,
+                          ext_named, "manifest"))
         # (an Agent Skill: its SKILL.md alone; a plugin's own, beside its commands and skills)
         if SKILL in by_name and not hosted and not extension and (plugin or kind != MARKET):  # (a plugin's too)
             own = join(named_top, os.path.basename(os.path.abspath(top))) if plugin else named_top
@@ -244,11 +248,7 @@ def _walk(folder, max_depth, problems):
             if name.startswith(".") and kind not in ("gemini", "opencode") or kinds and name not in kinds and not (
                     inner in listed or ("skills", inner) in listed):
                 continue
-            rel = join(rel_top, name)
-            try:
-                is_folder = entry.is_dir()
-            except OSError:
-                is_folder = False
+            rel, is_folder = join(rel_top, name), _is_folder(entry)
             if is_folder and kind in ("codex", "vscode"):
                 continue  # (Codex and VS Code read their prompts folder's own files only)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
@@ -260,8 +260,8 @@ def _walk(folder, max_depth, problems):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
-                subfolders.append((rel, entry.path, named_top if kinds else join(named_top, name),
-                                   kinds.get(name, SKILLS) if kinds else kind))
+                named = (ext_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
+                subfolders.append((rel, entry.path, named, kinds.get(name, SKILLS) if kinds else kind))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
@@ -272,6 +272,13 @@ def _walk(folder, max_depth, problems):
                                       "read (limits.max_folder_depth)" % max_depth))
     found.sort(key=lambda item: item[0])
     return found
+
+
+def _is_folder(entry):
+    try:
+        return entry.is_dir()
+    except OSError:  # (a link that cannot be followed)
+        return False
 
 
 def _plugin(top, by_name, listed, kind, found, rel_top):
@@ -315,8 +322,8 @@ def _plugin(top, by_name, listed, kind, found, rel_top):
 
 def _plugin_name(data, where):
     """``(name, None)``: the ``name`` a Claude Code plugin's manifest (``data``, its bytes,
-    or why it could not be read) gives its commands and skills, as Claude Code names them;
-    or ``(None, (path, what is wrong))``."""
+    or why it could not be read) gives its commands and skills, as Claude Code names them (or
+    a Gemini CLI extension's, its skills); or ``(None, (path, what is wrong))``."""
     if isinstance(data, str):
         return None, (where, data)
     try:
@@ -324,7 +331,8 @@ def _plugin_name(data, where):
     except ConfigError as exc:
         return None, exc.problems[0]
     given = manifest.get("name") if type(manifest) is dict else None
-    if type(given) is str and given.isascii() and given.replace("-", "").isalnum() and given == given.lower():
+    if type(given) is str and given.isascii() and given.replace("-", "").isalnum() and (
+            given == given.lower() or where.endswith("gemini-extension.json")):  # (Gemini CLI's: any case)
         return given, None
     return None, (where, "not a JSON object" if type(manifest) is not dict else "it gives no name"
                   if "name" not in manifest else "its name must be kebab-case (lowercase letters, digits "
@@ -457,7 +465,7 @@ def _manifest(renames, read_well, named, data, where, served, notes):
     if name is None and (served is None or where in served):
         return [problem]
     if name is None:
-        notes.append((problem[0], problem[1] + "; the plugin is named after its folder"))
+        notes.append((problem[0], problem[1] + "; named after its folder"))
     else:
         renames[named] = named.rpartition("/")[0] + "/" + name if "/" in named else name
         read_well.append(where)
