@@ -13,7 +13,8 @@ and ``12:30`` are text, ``017`` is 17, ``1e3`` is 1000.0. Keys are text as writt
 (``1: a`` and ``{1: a}`` both give the key ``"1"``). A scalar or flow value may start on
 the line below its key and go on over more indented lines (each line break a space, each
 empty line a line break), as formatters write it; a comment ends a plain one, and a line
-that reads as a key or an item ends any, as an error. A tab is a space between
+that reads as a key or an item ends any but quoted text not yet closed, as an error. A tab is a
+space between
 the parts of a line (``a:<tab>1  # c``), never indentation. The last line of the text
 counts as ended, as a front matter's last line always is (``a: |`` then ``  x`` reads
 ``"x\\n"``). ``"\\ud83d\\ude00"`` (a JSON-style pair) is one character; half a pair is an
@@ -208,17 +209,21 @@ class _Reader:
         """``text`` and the lines below it indented more than ``indent``, as YAML folds a
         value over lines: a line break is a space, an empty line a line break (None: no line
         goes on with it). A comment ends a plain value, and a line that reads as a key or
-        an item ends any value (it is then an error: see ``value``)."""
+        an item ends any value (it is then an error: see ``value``) but quoted text not yet
+        closed (``d: "Use when`` then ``  the user says: hello"``, as a formatter wraps it)."""
         pieces, blanks, at = [text], 0, self.at
+        open_ = text[0] in "\"'" and not _closes(text[1:], text[0])
         while at < len(self.rows) and (enclosed or _strip_comment(pieces[-1]) == pieces[-1]):
             raw = self.rows[at][1]
             more = raw.lstrip(" ")
             if not more.strip(" \t"):
                 at, blanks = at + 1, blanks + 1
                 continue
-            if len(raw) - len(more) <= indent or _is_item(more) or _is_key(more) or more[0] == "#" and not enclosed:
+            if len(raw) - len(more) <= indent or not open_ and (_is_item(more) or _is_key(more)) \
+                    or more[0] == "#" and not enclosed:
                 break
             pieces += ("\n" * blanks or " ", more.strip(" \t"))
+            open_ = open_ and not _closes(pieces[-1], text[0])
             at, blanks, self.at = at + 1, 0, at + 1
         self.peeked_at = -1
         return "".join(pieces) if len(pieces) > 1 else None
@@ -317,6 +322,12 @@ def _is_key(text):
     except YamlError:
         return False
     return text[end:].lstrip(" \t").startswith(":")
+
+
+def _closes(text, quote):
+    """Whether ``text`` (quoted text after its opening ``quote``, or a line of it) holds the
+    closing quote (not ``''`` in single quotes, nor one a backslash escapes in double ones)."""
+    return quote in (text.replace("''", "") if quote == "'" else text.replace("\\\\", "").replace('\\"', ""))
 
 
 def _is_comment(text, i):
