@@ -126,7 +126,8 @@ def _decoder_error(text, msg, pos):
     if msg.startswith("Unterminated string"):
         return pos, 'this string never ends: its closing " is missing'
     if msg.startswith("Invalid control character"):
-        # (at the character: codec._probe refuses json's Python scanner, which points past it)
+        if msg != "Invalid control character at":  # (PyPy's scanner's: it names the character
+            pos -= 1                                 # and points past it)
         return pos, _control(text[pos])
     if msg.startswith("Invalid \\u"):
         return text.rfind("\\", 0, pos + 1), "\\u needs four hex digits, as in \\u00e9"
