@@ -432,16 +432,14 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
     # (as Claude Code's coerceDescriptionToString reads it: 42 is "42", a list or "" none; trimmed: a
     # `|` block's ends with a newline)
     description = front.get("description")
-    description = str(description).lower() if type(description) is bool else str(description) \
-        if type(description) in (int, float) else description.strip() if isinstance(description, str) else ""
+    description = str(description).lower() if type(description) in (bool, int, float) else \
+        description.strip() if isinstance(description, str) else ""
+    if not description:  # Claude Code: "Default: uses the first line from the prompt"
+        description = next((line.strip() for line in body.split("\n") if line.strip()), "")
+        heading = description.lstrip("#")
+        description = heading.strip() if heading[:1] == " " else description  # (a heading: its text, as shown)
     if description:
         prompt["description"] = description
-    else:  # Claude Code: "Default: uses the first line from the prompt"
-        first = next((line.strip() for line in body.split("\n") if line.strip()), "")
-        heading = first.lstrip("#")
-        first = heading.strip() if heading[:1] == " " else first  # (a heading: its text, as shown)
-        if first:
-            prompt["description"] = first
     hint = front.get("argument-hint", front.get("argument_hint"))
     hint = "[%s]" % ", ".join(map(str, hint)) if isinstance(hint, list) else hint  # ([pr]: YAML's list)
     named = front.get("arguments") if host != "opencode" else None  # (OpenCode reads no names)
