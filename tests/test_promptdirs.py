@@ -124,8 +124,8 @@ def test_every_problem_of_every_file_at_once_with_file_and_line(tmp_path):
         f.write(b"line one\ncaf\xe9\n")
     at = lambda rel: os.path.join(root, rel)  # noqa: E731
     assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
-        "%s:2:1: placeholder {{user.name}} names no declared argument (declare it under "
-        "'arguments:', or write \\{{ for literal braces)" % at("fence.md"),
+        "%s:2:1: {{user.name}}: template logic (Handlebars, Mustache, Jinja or Go template code) is not "
+        "run here; write \\{{ to keep it as text" % at("fence.md"),
         "%s:2: not UTF-8 (save the file as UTF-8)" % at("latin.md"),
         "%s:2: title: expected a string, got a list" % at("bad.md"),
         "%s:3: icons: expected a list, got the number 3" % at("bad.md"),

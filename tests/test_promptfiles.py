@@ -141,6 +141,14 @@ def test_front_matter_may_open_with_trailing_blanks_as_it_may_close(opener):
     ("---\n- a\n---\nhi", [(2, None, "", "front matter: expected 'key: value' lines, got a list")]),
     ("Hi {{who}}\n", [(1, 4, "", "placeholder {{who}} names no declared argument (declare it under "
                                 "'arguments:', or write \\{{ for literal braces)")]),
+    # (a helper, a filter or a field was told to be declared under 'arguments:', which cannot be)
+    ("Hi {{upper who}}\n", [(1, 4, "", "{{upper who}}: template logic (Handlebars, Mustache, Jinja or Go "
+                                       "template code) is not run here; write \\{{ to keep it as text")]),
+    ("Hi {{ who | default('x') }}\n", [(1, 4, "", "{{who | default('x')}}: template logic (Handlebars, Mustache, "
+                                                 "Jinja or Go template code) is not run here; write \\{{ to keep "
+                                                 "it as text")]),
+    ("Hi {{.Name}}\n", [(1, 4, "", "{{.Name}}: template logic (Handlebars, Mustache, Jinja or Go template "
+                                   "code) is not run here; write \\{{ to keep it as text")]),
     ("a\nb {{ }} c\n", [(2, 3, "", "'{{' opens no placeholder: write {{name}}, or \\{{ for literal braces")]),
     ("a {{x\n", [(1, 3, "", "'{{' opens no placeholder: write {{name}}, or \\{{ for literal braces")]),
     ("x\n<!-- role: system -->\ny\n", [(2, None, "", "unknown role 'system' in a message marker: "

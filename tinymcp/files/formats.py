@@ -373,10 +373,11 @@ def _mcp_template(result, text, first_line, declared):
             pieces.append(_literal(text[opening:] if end < 0 else text[opening:end]))
             at = len(text) if end < 0 else end
             continue
-        if name[:1] in _LOGIC or name.startswith("else"):
+        # (a helper, a filter or a field, {{upper x}}, {{x | default(1)}}, {{.x}}: no name to declare)
+        if name[:1] in _LOGIC or name.startswith("else") or name not in declared and not _BARE_KEY.issuperset(name):
             _template_problem(result, text, opening, first_line, "{{%s}}: template logic "
-                              "(Handlebars or Mustache blocks) is not run here; write \\{{ to "
-                              "keep it as text" % name)
+                              "(Handlebars, Mustache, Jinja or Go template code) is not run here; "
+                              "write \\{{ to keep it as text" % name)
             return ""  # (one problem a file: the rest of it is the same logic)
         if name not in declared and _template_problem(
                 result, text, opening, first_line, "placeholder {{%s}} names no declared argument "
