@@ -13,13 +13,12 @@ and ``12:30`` are text, ``017`` is 17, ``1e3`` is 1000.0. Keys are text as writt
 (``1: a`` and ``{1: a}`` both give the key ``"1"``). A scalar or flow value may start on
 the line below its key and go on over more indented lines (each line break a space, each
 empty line a line break), as formatters write it; a comment ends a plain one, and a line
-that reads as a key or an item ends any but quoted text not yet closed, as an error. A tab is a
-space between
-the parts of a line (``a:<tab>1  # c``), never indentation. The last line of the text
-counts as ended, as a front matter's last line always is (``a: |`` then ``  x`` reads
-``"x\\n"``). ``"\\ud83d\\ude00"`` (a JSON-style pair) is one character; half a pair is an
-error. Lists and mappings nest at most 100 deep and a number has at most 100 digits:
-deeper or longer is an error, as is a carriage return that ends no line.
+that reads as a key or an item ends any but quoted text not yet closed, as an error. A tab
+is a space between the parts of a line (``a:<tab>1  # c``), never indentation. The last
+line of the text counts as ended, as a front matter's last line always is (``a: |`` then
+``  x`` reads ``"x\\n"``). ``"\\ud83d\\ude00"`` (a JSON-style pair) is one character;
+half a pair is an error. Lists and mappings nest at most 100 deep and a number has at
+most 100 digits: deeper or longer is an error, as is a carriage return that ends no line.
 
 ``load(text)`` returns ``(value, lines)``: ``lines`` maps each key's and item's path (a
 tuple of keys and indexes) to its line (1-based in ``text``, or from ``first``). Errors
