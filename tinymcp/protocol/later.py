@@ -18,15 +18,14 @@ class Later:
     request was cancelled meanwhile). Everything but the callable happens on the
     session's thread (the executor posts back there)."""
 
-    __slots__ = ("session", "req", "deferred", "entry")
+    __slots__ = ("session", "call", "deferred", "entry")
 
-    def __init__(self, session, req, deferred):
-        self.session, self.req, self.deferred = session, req, deferred
-        call = req.call
+    def __init__(self, session, call, deferred):
+        self.session, self.call, self.deferred = session, call, deferred
         if call.notes:
             session.outbox.push(b"".join(map(encode, call.notes)))
             call.notes = None
-        self.entry = session.outbox.add_pending(req.rid, req.keyed, req.batch)
+        self.entry = session.outbox.add_pending(call.rid, call.keyed, call.batch)
         post = session.executor.post
         call.live = lambda message: post(lambda: self.live(message))
         limit = session.server.config.limits.max_callable_ms
@@ -37,15 +36,15 @@ class Later:
     def live(self, message):
         # a cancelled request sends nothing more, nor does one answered already (``resolve``
         # ran, its time out, while what it sent still waited to reach the loop)
-        if not (self.req.call.live is _dropped or self.entry.dropped):
+        if not (self.call.live is _dropped or self.entry.dropped):
             self.session.outbox.push(encode(message))
             self._ready()
 
     def resolve(self, value, exc):
-        session, call = self.session, self.req.call
+        session, call = self.session, self.call
         call.live = None  # (what the answer itself notes goes out before it)
         if not self.entry.dropped:
-            reply = session._answer(self.req, self._finish, value, exc)
+            reply = session._answer(call, self._finish, value, exc)
             session.outbox.fill(self.entry, b"".join(map(encode, call.notes)) if call.notes else b"", reply)
             self._ready()
         # Progress MUST stop after completion (progress "Implementation Notes", every
@@ -62,4 +61,4 @@ class Later:
             if not isinstance(exc, Exception):  # (a worker's SystemExit ends no loop)
                 raise CallbackFailed("a callable failed") from exc
             raise exc
-        return self.session._finish(self.req, self.deferred, value)
+        return self.session._finish(self.call, self.deferred, value)

@@ -37,7 +37,7 @@ from .jsonrpc import (LineBuffer, Refused, TooLong, check_id, error, is_notifica
 from .methods import REGISTRY, server_info, stateless_result
 from .outbox import BATCH_OVERHEAD, Batch, Outbox
 from .revisions import LATEST_STATELESS
-from .state import META_SERVER_INFO, META_SUBSCRIPTION, NEVER_CANCELLED, Connection, Deferred, log_message
+from .state import META_SERVER_INFO, META_SUBSCRIPTION, NEVER_CANCELLED, Call, Connection, Deferred, log_message
 
 #: what ``_answer`` returns for a request whose answer comes later
 HELD = object()
@@ -170,19 +170,6 @@ class Server:
                                                else config.__fspath__()))
         config = load_config(config)
         return config.with_overrides(*self._overrides) if self._overrides != (None, {}, None) else config
-
-
-class _Request:
-    """What the boundary knows of the request being served, filled in as it is read."""
-
-    __slots__ = ("rid", "method", "call", "keyed", "batch")
-
-    def __init__(self, batch=None):
-        self.batch = batch    # the batch it came in (its replies are bounded as a whole)
-        self.rid = None       # the id to answer (None until a valid one is read)
-        self.method = None
-        self.call = None      # the ``Call``, once the request's era and state are settled
-        self.keyed = False    # a well-formed request: its reply may be cancelled
 
 
 class Session:
@@ -321,15 +308,15 @@ class Session:
     def _serve(self, item, batch=None):
         """Serve one line (or one item of ``batch``) through the boundary and queue what it
         makes, notifications and reply, in the outbox."""
-        req = _Request(batch)
-        reply = self._answer(req, self._handle, item, req)
+        call = Call(batch)
+        reply = self._answer(call, self._handle, item, call)
         if reply is HELD:
             return
-        notes = b"".join(map(encode, req.call.notes)) if req.call is not None and req.call.notes else b""
+        notes = b"".join(map(encode, call.notes)) if call.notes else b""
         if reply is not None or notes:
-            self.outbox.add(req.rid, notes, reply, req.keyed, batch)
+            self.outbox.add(call.rid, notes, reply, call.keyed, batch)
 
-    def _answer(self, req, produce, *args):
+    def _answer(self, call, produce, *args):
         """The encoded reply to what ``produce(*args)`` returns or raises: the one place
         where every exception becomes a JSON-RPC error. None: no reply; ``HELD``: a
         deferred answer is held (its callable runs on the executor: ``later.Later``)."""
@@ -340,35 +327,36 @@ class Session:
                     if self.outbox.pending >= MOST_BUSY:
                         raise InternalError(_BUSY % MOST_BUSY)
                     from .later import Later  # (only Python callables are deferred)
-                    Later(self, req, result)
+                    Later(self, call, result)
                     return HELD
-                result = self._finish(req, result, result.run())
+                result = self._finish(call, result, result.run())
             if result is None:
                 return None
-            reply = encode(response(req.rid, result))
-            if req.batch is not None:
+            reply = encode(response(call.rid, result))
+            if call.batch is not None:
                 # a 2025-03-26 batch's replies are bounded as a whole: max_render_bytes, and
                 # room for their JSON; past that, a reply is an error
                 limit = self.server.config.limits.max_render_bytes + BATCH_OVERHEAD
-                if req.batch.size + len(reply) > limit:
+                if call.batch.size + len(reply) > limit:
                     raise InvalidParams("Invalid params: this reply would take the batch's replies "
                                         "past %d bytes (max_render_bytes)" % limit)
-                req.batch.size += len(reply)
+                call.batch.size += len(reply)
             return reply
         except Exception as exc:  # (else a bug, a failed callable, a reply that does not encode)
-            err = (exc if isinstance(exc, ProtocolError) else self._internal(exc, req)).to_wire()
-            if req.rid is None and req.batch is None and type(err.get("data", {})) is dict:
+            err = (exc if isinstance(exc, ProtocolError) else self._internal(exc, call)).to_wire()
+            if call.rid is None and call.batch is None and type(err.get("data", {})) is dict:
                 err["data"] = dict(err.get("data", {}), line=self.lines_read)  # (which line: id null)
-            return encode(error(req.rid, err))
+            return encode(error(call.rid, err))
 
-    def _finish(self, req, deferred, value):
+    def _finish(self, call, deferred, value):
         result = deferred.finish(value)
-        return stateless_result(self, req.call, result) if req.call.stateless else result
+        return stateless_result(self, call, result) if call.stateless else result
 
-    def _handle(self, item, req):
+    def _handle(self, item, call):
         """The result of one line or batch item (None: no reply now); raises for an error
-        reply. Fills ``req`` in as the request is read."""
-        if req.batch is not None:
+        reply. Fills ``call`` in as the request is read, routes it to its era, state check
+        and handler."""
+        if call.batch is not None:
             msg = item
         elif type(item) is TooLong:
             raise InvalidRequest("Invalid Request: line longer than the %d-byte limit "
@@ -385,7 +373,7 @@ class Session:
         if method is None and is_response(msg):
             return None  # a response to nothing we sent: ignored
         if "id" in msg:
-            req.rid = check_id(msg)
+            call.rid = check_id(msg)
         elif is_notification(msg):  # JSON-RPC 2.0 section 4.1: never answered, not even an error
             self._on_notification(method, msg.get("params"))
             return None
@@ -396,9 +384,26 @@ class Session:
                                  if "method" in msg else "Invalid Request: no method")
         if "id" not in msg:  # (an invalid Request object, not a notification: ``is_notification``)
             raise InvalidRequest("Invalid Request: params must be an object or an array")
-        req.method = method
-        req.keyed = method not in NEVER_CANCELLED
-        return self._call(req, method, msg.get("params"))
+        call.method, call.keyed = method, method not in NEVER_CANCELLED
+        entry = REGISTRY.get(method)
+        if entry is None and self.server.config.tools:  # (opt-in: prompts as tools)
+            from .tools import TOOLS
+            entry = TOOLS.get(method)
+        params = msg.get("params")
+        if params is None:
+            params = {}
+        entry = self.conn.admit(call, entry, params)  # -32022, -32601, -32602, the state's refusal
+        meta = params.get("_meta")
+        if type(meta) is dict:
+            token = meta.get("progressToken")
+            if type(token) is str or type(token) is int:
+                call.progress_token = token
+        result = entry.handler(self, call, entry.check(params))
+        if not call.stateless:
+            self.conn.succeeded(call)
+        elif result is not None and type(result) is not Deferred:  # (a Deferred's: when it is done)
+            stateless_result(self, call, result)
+        return result
 
     def _batch(self, items):
         """A JSON-RPC batch: each item served through the boundary, the replies
@@ -409,41 +414,13 @@ class Session:
             self._serve(item, batch)
         return None
 
-    def _call(self, req, method, params):
-        """Route a well-formed request to its era, state check and handler."""
-        conn = self.conn
-        entry = REGISTRY.get(method)
-        if entry is None and self.server.config.tools:  # (opt-in: prompts as tools)
-            from .tools import TOOLS
-            entry = TOOLS.get(method)
-        if params is None:
-            params = {}
-        meta = params.get("_meta") if type(params) is dict else None
-        stateless = conn.route(method, meta, entry)  # -32022, -32601
-        if type(params) is not dict:
-            raise InvalidParams("Invalid params: params must be an object")
-        in_batch = req.batch is not None
-        call = req.call = (conn.stateless_call(req.rid, method, meta, in_batch) if stateless
-                           else conn.handshake_call(req.rid, method, in_batch))
-        if type(meta) is dict:
-            token = meta.get("progressToken")
-            if type(token) is str or type(token) is int:
-                call.progress_token = token
-        result = entry.handler(self, call, entry.check(params))
-        if not stateless:
-            conn.succeeded(call)
-        elif result is not None and type(result) is not Deferred:  # (a Deferred's: when it is done)
-            stateless_result(self, call, result)
-        return result
-
-    def _internal(self, exc, req):
+    def _internal(self, exc, call):
         """The -32603 for an unexpected failure: what failed goes to the log hook with an
         opaque id; the client gets a fixed message and the id (``data.errorId``)."""
         tag = "%s-%d" % (self.server.error_tag, next(_error_ids))
         cause = exc.__cause__ if isinstance(exc, CallbackFailed) and exc.__cause__ else exc
-        self.log("error", "internal error %s in %s: %s" % (tag, req.method, exc), cause)
-        if req.call is not None:
-            req.call.log("error", {"error": "internal error", "errorId": tag, "method": req.method})
+        self.log("error", "internal error %s in %s: %s" % (tag, call.method, exc), cause)
+        call.log("error", {"error": "internal error", "errorId": tag, "method": call.method})
         return InternalError("Internal error", {"errorId": tag})
 
     def _on_notification(self, method, params):

@@ -12,9 +12,9 @@ Versions") are chosen per request, not per connection:
 - A request whose ``params._meta`` names ``io.modelcontextprotocol/protocolVersion``,
   and a request for a *probe* method (``server/discover``) always, is **stateless**:
   served under the revision it names, with its own client capabilities and log level,
-  whatever the connection did before (``stateless_call``).
+  whatever the connection did before (``admit``, ``_stateless``).
 - Anything else is a **handshake-era** request, served under the revision the
-  connection negotiated, subject to the handshake state table (``handshake_call``).
+  connection negotiated, subject to the handshake state table (``_handshake``).
 - A stateless-only method without its version key, on a connection that has not done
   the handshake, is read as stateless, so the client learns which ``_meta`` keys are
   missing (-32602) instead of -32601.
@@ -49,19 +49,23 @@ def log_message(level, data, logger="tinymcp"):
 
 
 class Call:
-    """One request being served: its id, revision, era, and request-scoped notifications."""
+    """One request being served, filled in as it is read: its id, method, revision, era,
+    and request-scoped notifications."""
 
     __slots__ = ("rid", "method", "revision", "stateless", "log_threshold", "notes",
-                 "progress_token", "last_progress", "live")
+                 "progress_token", "last_progress", "live", "batch", "keyed")
 
-    def __init__(self, rid, method, revision, stateless, log_threshold=None):
-        self.rid = rid
-        self.method = method
-        #: the ``Revision`` served (None for ``initialize``, until it has negotiated one)
-        self.revision = revision
-        self.stateless = stateless
+    def __init__(self, batch=None):
+        self.batch = batch  # the JSON-RPC batch it came in (its replies are bounded as a whole)
+        self.rid = None  # the id to answer (None until a valid one is read)
+        self.method = None
+        self.keyed = False  # a well-formed request: its reply may be cancelled
+        #: the ``Revision`` served (None until ``Connection.admit``; for ``initialize``,
+        #: until it has negotiated one)
+        self.revision = None
+        self.stateless = False
         #: an index into LOG_LEVELS, or None: no notifications/message for this request
-        self.log_threshold = log_threshold
+        self.log_threshold = None
         self.notes = None
         self.progress_token = None
         self.last_progress = None
@@ -233,40 +237,48 @@ class Connection:
 
     # --- a request's era and revision ---------------------------------------------------
 
-    def route(self, method, meta, entry):
-        """Whether a request for ``method`` (``entry``: its registry row, or None) with
-        ``params._meta`` ``meta`` is served statelessly. Raises -32022 for a stateless
-        version we do not serve, before anything else (2026-07-28 versioning "Protocol
-        Version Negotiation": whatever the method, so the client retries in a version we
-        speak), then -32601 for a method its era does not have."""
+    def admit(self, call, entry, params):
+        """The registry row (``entry``, or None: unknown) that serves ``call``, with the
+        call's era, revision and log level settled. Raises -32022 for a stateless version
+        we do not serve, before anything else (2026-07-28 versioning "Protocol Version
+        Negotiation": whatever the method, so the client retries in a version we speak),
+        then -32601 for a method its era does not have, then -32602 for params that are
+        no object, then what the era refuses (``_handshake``, ``_stateless``)."""
+        meta = params.get("_meta") if type(params) is dict else None
         named = type(meta) is dict and META_VERSION in meta
-        is_stateless = named or (entry is not None and entry.probe)
+        call.stateless = named or (entry is not None and entry.probe)
         if named and type(meta[META_VERSION]) is str and stateless(meta[META_VERSION]) is None:
             raise UnsupportedProtocolVersion("Unsupported protocol version", {
                 "supported": list(STATELESS_VERSIONS),
                 # an echo of client input is bounded like every other (docs/security.md)
                 "requested": cut(meta[META_VERSION], 80)})
-        if entry is not None and not (entry.stateless if is_stateless else entry.handshake):
-            if not is_stateless and self.state is NEW and entry.stateless:
-                return True  # a stateless-only method before any handshake
-            entry = None
+        if entry is not None and not (entry.stateless if call.stateless else entry.handshake):
+            # (a stateless-only method before any handshake is read as stateless)
+            call.stateless = not call.stateless and self.state is NEW and entry.stateless
+            entry = entry if call.stateless else None
         if entry is None:
-            raise MethodNotFound("Method not found: %s" % clip(method))
-        return is_stateless
+            raise MethodNotFound("Method not found: %s" % clip(call.method))
+        if type(params) is not dict:
+            raise InvalidParams("Invalid params: params must be an object")
+        if call.stateless:
+            self._stateless(call, meta)
+        else:
+            self._handshake(call)
+        return entry
 
-    def handshake_call(self, rid, method, in_batch):
-        """The ``Call`` of a handshake-era request, if this state serves it."""
-        if in_batch and method in NEVER_IN_BATCH:
-            raise InvalidRequest("Invalid Request: %s cannot be part of a batch" % method)
+    def _handshake(self, call):
+        """A handshake-era request, if this state serves it."""
+        if call.batch is not None and call.method in NEVER_IN_BATCH:
+            raise InvalidRequest("Invalid Request: %s cannot be part of a batch" % call.method)
         serves, refused, refusal = STATES[self.state]
-        if (method not in serves) if serves is not None else (method in refused):
-            raise refusal(method)
-        return Call(rid, method, self.revision, False, self.log_threshold)
+        if (call.method not in serves) if serves is not None else (call.method in refused):
+            raise refusal(call.method)
+        call.revision, call.log_threshold = self.revision, self.log_threshold
 
-    def stateless_call(self, rid, method, meta, in_batch):
-        """The ``Call`` of a stateless request, its ``_meta`` checked (2026-07-28
-        basic-overview "Per-request protocol fields": a request missing a required field
-        MUST be rejected with -32602)."""
+    def _stateless(self, call, meta):
+        """A stateless request, its ``_meta`` checked (2026-07-28 basic-overview
+        "Per-request protocol fields": a request missing a required field MUST be
+        rejected with -32602)."""
         if type(meta) is not dict:
             meta = {}  # (as an empty one: its missing keys are named)
         missing = [k for k in (META_VERSION, META_CAPABILITIES) if k not in meta]
@@ -280,12 +292,12 @@ class Connection:
             raise InvalidParams("Invalid params: %s must be a string" % META_VERSION)
         if type(meta[META_CAPABILITIES]) is not dict:
             raise InvalidParams("Invalid params: %s must be an object" % META_CAPABILITIES)
-        if in_batch:  # (the stateless era has no batches: only handshake-era requests go in one)
+        if call.batch is not None:  # (the stateless era has no batches: only handshake-era requests go in one)
             raise InvalidRequest("Invalid Request: a stateless request (params._meta naming %s) "
                                  "cannot be part of a batch" % version)
         # 2026-07-28 logging "Error Handling": an unknown level SHOULD get -32602
-        threshold = _level(meta[META_LOG_LEVEL], META_LOG_LEVEL) if META_LOG_LEVEL in meta else None
-        return Call(rid, method, stateless(version), True, threshold)
+        call.log_threshold = _level(meta[META_LOG_LEVEL], META_LOG_LEVEL) if META_LOG_LEVEL in meta else None
+        call.revision = stateless(version)
 
     def succeeded(self, call):
         """Apply the transition a handshake-era request's success makes (``TRANSITIONS``);
