@@ -821,6 +821,12 @@ def test_a_gemini_extension_serves_its_commands_and_skills_named_as_gemini_names
     assert [message for _, message in notes] == ["it gives no name; named after its folder"]
     write(root, {"gemini-extension.json": '{"name": "myExt", "version": "1"}'})  # (any case, as Gemini CLI)
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["fs:grep", "myExt:greet"]
+    # (a name it cannot take is told without asking for lowercase)
+    write(root, {"gemini-extension.json": '{"name": "my ext", "version": "1"}'})
+    notes = []
+    tinymcp.load_files(prompt_dirs=[root], notes=notes)
+    assert [message for _, message in notes] == ["its name must be kebab-case (letters, digits and hyphens), "
+                                                 "got 'my ext'; named after its folder"]
     write(root, {"gemini-extension.json": '{"name": "ext", "version": "1"}'})
     # (Gemini CLI's own skills folder holds skills alone, as .claude/skills does)
     gemini = write(tmp_path / "project", {".gemini/skills/greet/SKILL.md": "Hi.\n", ".gemini/skills/x.md": "X.\n"})

@@ -225,14 +225,12 @@ def _walk(folder, max_depth, problems):
             named_top = named_top or os.path.basename(os.path.abspath(top))
             if plugin is not True:  # (a marketplace entry's name for it, where it has no manifest)
                 named_top = join(named_top.rpartition("/")[0], plugin)
-            manifest = os.path.join(top, ".claude-plugin", "plugin.json")
-            if os.path.lexists(manifest):  # (the name in it replaces the folder's: ``build``)
-                found.append((join(rel_top, ".claude-plugin/plugin.json"), manifest, None, named_top, "manifest"))
         extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
-        if extension:  # (its skills are named ext:skill, after its folder here and its manifest's name in ``build``)
-            ext_named = named_top or os.path.basename(os.path.abspath(top))
-            found.append((join(rel_top, "gemini-extension.json"), os.path.join(top, "gemini-extension.json"), None,
-                          ext_named, "manifest"))
+        if plugin or extension:  # (an extension's skills are named ext:skill, its commands from there)
+            own_named = named_top or os.path.basename(os.path.abspath(top))
+            manifest = ".claude-plugin/plugin.json" if plugin else "gemini-extension.json"
+            if os.path.lexists(os.path.join(top, manifest)):  # (the name in it replaces the folder's: ``build``)
+                found.append((join(rel_top, manifest), os.path.join(top, manifest), None, own_named, "manifest"))
         # (an Agent Skill: its SKILL.md alone; a plugin's own, beside its commands and skills)
         if SKILL in by_name and not hosted and not extension and (plugin or kind != MARKET):  # (a plugin's too)
             own = join(named_top, os.path.basename(os.path.abspath(top))) if plugin else named_top
@@ -260,7 +258,7 @@ def _walk(folder, max_depth, problems):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
-                named = (ext_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
+                named = (own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
                 subfolders.append((rel, entry.path, named, kinds.get(name, SKILLS) if kinds else kind))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
@@ -335,8 +333,9 @@ def _plugin_name(data, where):
             given == given.lower() or where.endswith("gemini-extension.json")):  # (Gemini CLI's: any case)
         return given, None
     return None, (where, "not a JSON object" if type(manifest) is not dict else "it gives no name"
-                  if "name" not in manifest else "its name must be kebab-case (lowercase letters, digits "
-                  "and hyphens), got %s" % (clip(given) if type(given) is str else describe(given)))
+                  if "name" not in manifest else "its name must be kebab-case (%sletters, digits and hyphens), "
+                  "got %s" % ("" if where.endswith("gemini-extension.json") else "lowercase ",
+                              clip(given) if type(given) is str else describe(given)))
 
 
 def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
