@@ -49,28 +49,23 @@ def log_message(level, data, logger="tinymcp"):
 
 
 class Call:
-    """One request being served, filled in as it is read: its id, method, revision, era,
-    and request-scoped notifications."""
+    """One request being served, filled in as it is read: ``batch``, the JSON-RPC batch it
+    came in (its replies are bounded as a whole); ``rid``, the id to answer (None until a
+    valid one is read); ``method``; ``keyed``, a well-formed request, whose reply a cancel
+    may drop; ``revision``, the ``Revision`` served, and ``stateless``, its era (settled by
+    ``Connection.admit``; for ``initialize``, None until it has negotiated one);
+    ``log_threshold``, an index into LOG_LEVELS, or None: no notifications/message for it;
+    ``notes``, notifications to go out before its reply; ``progress_token`` and
+    ``last_progress``; ``live``, while a callable of it runs on a worker: sends a
+    notification at once."""
 
     __slots__ = ("rid", "method", "revision", "stateless", "log_threshold", "notes",
                  "progress_token", "last_progress", "live", "batch", "keyed")
 
     def __init__(self, batch=None):
-        self.batch = batch  # the JSON-RPC batch it came in (its replies are bounded as a whole)
-        self.rid = None  # the id to answer (None until a valid one is read)
-        self.method = None
-        self.keyed = False  # a well-formed request: its reply may be cancelled
-        #: the ``Revision`` served (None until ``Connection.admit``; for ``initialize``,
-        #: until it has negotiated one)
-        self.revision = None
-        self.stateless = False
-        #: an index into LOG_LEVELS, or None: no notifications/message for this request
-        self.log_threshold = None
-        self.notes = None
-        self.progress_token = None
-        self.last_progress = None
-        #: while a callable of this request runs on a worker: sends a notification now
-        self.live = None
+        self.batch, self.keyed, self.stateless = batch, False, False
+        self.rid = self.method = self.revision = self.log_threshold = None
+        self.notes = self.progress_token = self.last_progress = self.live = None
 
     def note(self, message):
         """Queue a notification to go out before this request's response (at once, while
