@@ -715,6 +715,28 @@ def test_a_claude_code_plugin_serves_its_commands_and_skills_named_as_claude_cod
     assert names(alone) == ["hookify:git:undo", "hookify:help", "hookify:rules"]
 
 
+def test_a_plugin_manifest_that_lists_commands_serves_those_instead_of_its_commands_folder(tmp_path):
+    # (aRustyDev/agents' blog-workflow lists 2 of its 33 commands, swiftui-dev 4 of its 5 files: Claude
+    # Code reads what the manifest lists instead of commands/, a listed folder named from itself)
+    files = {"commands/help.md": "Help.\n", "commands/README.md": "About.\n", "extra/git/undo.md": "Undo.\n",
+             "more/x.md": "X.\n", "skills/rules/SKILL.md": "---\nname: rules\ndescription: Rules\n---\nRules\n"}
+    manifest = '{"name": "hk", "commands": ["./commands/help.md", "./extra", %s]}'
+    root = write(tmp_path / "hookify", dict(files, **{".claude-plugin/plugin.json": manifest % '"./more/x.md"'}))
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["hk:help", "hk:git:undo", "hk:x", "hk:rules"]
+    write(tmp_path / "other", {"x.md": "Outside.\n"})
+    # (one that names nothing in the plugin is told at the manifest, and --check fails)
+    for listed in ('"./gone.md"', '"../other"', '"../other/x.md"', json.dumps(str(tmp_path / "other")), "7"):
+        write(root, {".claude-plugin/plugin.json": manifest % listed})
+        notes = []
+        assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["hk:help", "hk:git:undo", "hk:rules"]
+        assert [(os.path.relpath(path, root), message.split(": ")[-1]) for path, message in notes] == [
+            (os.path.join(".claude-plugin", "plugin.json"), "not in this plugin (not served)")]
+        with pytest.raises(tinymcp.ConfigError):
+            tinymcp.load_files(prompt_dirs=[root])
+    write(root, {".claude-plugin/plugin.json": '{"name": "hk"}'})  # (none listed: its commands/)
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["hk:README", "hk:help", "hk:rules"]
+
+
 @pytest.mark.parametrize("marketplace, served", [
     # (anthropics/claude-code's plugins/plugin-dev has no .claude-plugin/: its marketplace lists
     # it, and "the manifest is optional"; its agents and README were served as prompts, and so

@@ -199,12 +199,13 @@ def _walk(folder, max_depth, problems):
     unreadable). Dot names are skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is
     followed once, when its real path is inside ``folder`` (else a problem). A folder holding ``SKILL.md``
     gives that file alone; a host's own folder (``folder_host``), what that host reads (Codex and VS Code: no
-    subfolder); a Claude Code plugin (holding ``.claude-plugin/``), its ``commands/``, ``skills/`` (its skills
-    alone) and own ``SKILL.md``, named ``plugin:command`` after its folder or marketplace entry (``build``
-    renames them after its manifest, given as one more entry, of kind "manifest", with no DirEntry); a
-    marketplace, the plugins it lists alone; a Gemini CLI extension (holding ``gemini-extension.json``; no
-    plugin), its ``commands/`` and ``skills/`` alone (not its own ``SKILL.md``), named from there, as Gemini
-    CLI names them; a host's top folder given itself (``.claude``), its host folders, named from there."""
+    subfolder); a Claude Code plugin (holding ``.claude-plugin/``), its ``commands/`` (or the commands its
+    manifest lists), ``skills/`` (its skills alone) and own ``SKILL.md``, named ``plugin:command`` after its
+    folder or marketplace entry (``build`` renames them after its manifest, given as one more entry, of kind
+    "manifest", with no DirEntry); a marketplace, the plugins it lists alone; a Gemini CLI extension (holding
+    ``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/`` alone (not its own ``SKILL.md``),
+    named from there, as Gemini CLI names them; a host's top folder given itself (``.claude``), its host
+    folders, named from there."""
     found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], {}
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
@@ -238,8 +239,10 @@ def _walk(folder, max_depth, problems):
             if not plugin:
                 continue
         # (the subfolders read, where only some are; a host's top folder's: folder_host)
-        kinds = _IN_PLUGIN if plugin else None if hosted else _IN_EXTENSION if extension else _ROOTS.get(kind)
-        subfolders, real_top = [], os.path.realpath(top) if plugin else None
+        listed_commands = plugin and _listed_commands(top, rel_top, named_top, found, problems)
+        kinds = (_IN_PLUGIN if listed_commands is None else {"skills": SKILLS}) if plugin else \
+            None if hosted else _IN_EXTENSION if extension else _ROOTS.get(kind)
+        subfolders, real_top = listed_commands or [], os.path.realpath(top) if plugin else None
         for name, entry in sorted(by_name.items()):
             inner = plugin and os.path.join(real_top, name)  # (listed too: a plugin, or a skill's folder, in it)
             # (Gemini CLI's and OpenCode's globs take dot files too)
@@ -270,6 +273,29 @@ def _walk(folder, max_depth, problems):
                                       "read (limits.max_folder_depth)" % max_depth))
     found.sort(key=lambda item: item[0])
     return found
+
+
+def _listed_commands(top, rel_top, named_top, found, problems):
+    """The command folders a plugin's manifest lists under ``commands``, each walked as its
+    ``commands/`` would be; the files it lists go to ``found``, named ``plugin:stem``. Claude
+    Code reads them instead of ``commands/`` (manifest-reference "commands"). None where it
+    lists none, or the manifest cannot be read (``build`` says why)."""
+    manifest = os.path.join(top, ".claude-plugin", "plugin.json")
+    try:
+        listed = codec.load_file(read_regular(manifest, MAX_FILE_BYTES), manifest).get("commands")
+    except (ConfigError, AttributeError):
+        return None
+    folders, real_top, base = [], os.path.realpath(top), rel_top and rel_top + "/"
+    for path in [listed] if type(listed) is str else listed if type(listed) is list else ():
+        where = os.path.join(top, path) if type(path) is str and "\0" not in path else ""
+        rel = base + os.path.relpath(where or top, top).replace(os.sep, "/")
+        if not (where and os.path.exists(where) and _inside(os.path.realpath(where), real_top)):
+            problems.append((base + ".claude-plugin/plugin.json", "commands: %s: not in this plugin" % clip(str(path))))
+        elif os.path.isdir(where):
+            folders.append((rel, where, named_top, "command"))
+        elif where.lower().endswith(".md"):
+            found.append((rel, where, None, named_top + "/" + os.path.basename(where), "command"))
+    return folders if type(listed) in (str, list) else None
 
 
 def _is_folder(entry):
