@@ -931,6 +931,19 @@ def test_a_skills_folder_serves_its_skills_alone(tmp_path):
                                                                "skills:x"]
 
 
+def test_a_skill_md_in_a_skills_folder_itself_hides_none_of_its_skills(tmp_path):
+    # (Claude Code's skills loader reads skills/<name>/SKILL.md and passes over a SKILL.md in skills/
+    # itself: that one was served alone, and every skill beside it was lost)
+    files = {"skills/SKILL.md": "---\nname: all\ndescription: All\n---\nAll\n",
+             "skills/x/SKILL.md": "---\ndescription: X\n---\nX\n", "skills/y/SKILL.md": "---\ndescription: Y\n---\nY\n"}
+    project = write(tmp_path / "project" / ".claude", files)
+    # (a skill given itself is named after its folder too: it was refused, "a skill needs a name")
+    for given, served in (("skills", ["x", "y"]), ("", ["x", "y"]), ("skills/x", ["x"])):
+        assert names(tinymcp.load_files(prompt_dirs=[os.path.join(project, given)])) == served
+    plugin = write(tmp_path / "hk", dict(files, **{".claude-plugin/plugin.json": '{"name": "hk"}'}))
+    assert names(tinymcp.load_files(prompt_dirs=[plugin])) == ["hk:x", "hk:y"]
+
+
 def test_a_bad_edit_of_a_served_plugin_manifest_refuses_the_reload_and_keeps_its_names(tmp_path):
     # (a half-saved plugin.json renamed every command of the plugin: clients saw them vanish)
     root = write(tmp_path / "p", {"commands/help.md": "Explain.\n", ".claude-plugin/plugin.json": '{"name": "hk"}'})

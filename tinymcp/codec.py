@@ -64,9 +64,7 @@ def _codec():
 def loads(text, object_hook=None):
     """``text`` as one JSON value; ``ValueError`` (or ``RecursionError``) otherwise.
     ``object_hook(dict)`` returns what stands for each object."""
-    if object_hook is None:
-        return _codec()[0](text)
-    return _codec()[3](text, object_hook)
+    return _codec()[0](text) if object_hook is None else _codec()[3](text, object_hook)
 
 
 def dumps(value):

@@ -103,7 +103,12 @@ class ConfigFile:
 
     def load(self):
         """Read and validate everything: the ``ServerConfig``, or ConfigError."""
-        return self._build(*self._read())
+        config, files = self._read()
+        if not self.folders:
+            return load_config(config, owned=True)
+        if self.lenient is None:
+            self.lenient = _folders().Lenient(self.strict)
+        return self.lenient.build(self.folders, config, files)
 
     def _read(self):
         """``(config dict, files read)`` (stat first, so a write during the read is seen
@@ -116,13 +121,6 @@ class ConfigFile:
             self.folders = _folders().Folders(config, base, self.dirs)
         self.loaded = self.seen = (own, self.folders.signature() if self.watch and self.folders else ())
         return config, self.folders.read() if self.folders else None
-
-    def _build(self, config, files):
-        if not self.folders:
-            return load_config(config, owned=True)
-        if self.lenient is None:
-            self.lenient = _folders().Lenient(self.strict)
-        return self.lenient.build(self.folders, config, files)
 
     def tell(self, log):
         """Log what the last load left out or ignored, each once."""

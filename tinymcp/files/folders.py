@@ -158,6 +158,9 @@ def _inside(path, top):
 #: a Claude Code marketplace's own folders (it, and those below it that no plugin it lists holds),
 #: and skills folders (``.claude/skills``, a plugin's ``skills/``): only the skills in them
 MARKET, SKILLS = object(), "skills"  # (MARKET: no name a marketplace entry could give)
+#: the kind of a folder in a folder of each kind where they differ: in a skills folder, a skill when it holds
+#: ``SKILL.md`` (a skills folder's own is none)
+_IN = {SKILLS: "in skills"}
 #: a host's own folder (the last two names of its real path) -> how its files are read
 HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
@@ -170,7 +173,7 @@ HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".
 #: itself, only those are read, named from there, as the host names them (``.claude/commands/x.md``: x)
 _ROOTS = {root: {sub: kind for (top, sub), kind in HOSTS.items() if top == root} for root, _ in HOSTS if root[0] == "."}
 #: the files each kind of host folder holds (other hosts: .md; a folder of no host: .md and .toml)
-_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: (), SKILLS: ()}
+_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: (), SKILLS: (), _IN[SKILLS]: ()}
 #: what a plugin's, and a Gemini CLI extension's, subfolders read hold (an extension's named from there; a
 #: plugin that is an extension too is read as a plugin)
 _IN_PLUGIN, _IN_EXTENSION = {"commands": "command", "skills": SKILLS}, {"commands": "gemini", "skills": SKILLS}
@@ -184,13 +187,14 @@ def folder_host(folder):
     placeholders), ``.opencode/command`` as OpenCode (commands whose unfilled ``$N`` is
     nothing, what is typed appended bare); Cursor commands and Windsurf workflows are read
     as Claude Code commands; ``.claude/skills`` (Codex's, ``.agents/skills``) as Claude Code
-    reads it: its skills (folders holding ``SKILL.md``), no other file; a host's top folder
+    reads it: its skills (folders in it holding ``SKILL.md``), no other file; a host's top folder
     (``.claude``) is its own name, a key of ``_ROOTS``. The path as given counts first, then
     its real path (a host folder linked to a dotfiles repository is still the host's)."""
     paths = [os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep)]
-    found = [pair for parts in paths for pair in zip(parts, parts[1:]) if pair in HOSTS]
+    found = [HOSTS[pair] if pair == tuple(parts[-2:]) else _IN.get(HOSTS[pair], HOSTS[pair])
+             for parts in paths for pair in zip(parts, parts[1:]) if pair in HOSTS]
     tops = [parts[-1] for parts in paths if parts[-1] in _ROOTS]
-    return HOSTS[found[0]] if found else tops[0] if tops else None
+    return found[0] if found else tops[0] if tops else None
 
 
 def _walk(folder, max_depth, problems):
@@ -232,9 +236,9 @@ def _walk(folder, max_depth, problems):
             manifest = ".claude-plugin/plugin.json" if plugin else "gemini-extension.json"
             if os.path.lexists(os.path.join(top, manifest)):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, manifest), os.path.join(top, manifest), None, own_named, "manifest"))
-        # (an Agent Skill: its SKILL.md alone; a plugin's own, beside its commands and skills)
-        if SKILL in by_name and not hosted and not extension and (plugin or kind != MARKET):  # (a plugin's too)
-            own = join(named_top, os.path.basename(os.path.abspath(top))) if plugin else named_top
+        # (an Agent Skill: its SKILL.md alone; a plugin's own, beside its commands and skills; no skills folder's)
+        if SKILL in by_name and not hosted and not extension and kind != SKILLS and (plugin or kind != MARKET):
+            own = join(named_top, os.path.basename(os.path.abspath(top))) if plugin or not named_top else named_top
             found.append((join(rel_top, SKILL), by_name[SKILL].path, by_name[SKILL], join(own, SKILL), kind))
             if not plugin:
                 continue
@@ -262,7 +266,7 @@ def _walk(folder, max_depth, problems):
                 followed.append(real)
             if is_folder:
                 named = (own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
-                subfolders.append((rel, entry.path, named, kinds.get(name, SKILLS) if kinds else kind))
+                subfolders.append((rel, entry.path, named, kinds.get(name, SKILLS) if kinds else _IN.get(kind, kind)))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
@@ -319,7 +323,7 @@ def _plugin(top, by_name, listed, kind, found, rel_top):
     as any other. The marketplace looked for goes to ``found`` (``_walk``'s) as an entry of
     kind "marketplace" at ``rel_top``, there or not: ``folder_signature`` sees it written,
     edited or removed alone (``read_folder`` passes over it)."""
-    if kind == SKILLS and SKILL in by_name:  # (listed as a plugin too: the one whose skills/ it is in
+    if kind == _IN[SKILLS] and SKILL in by_name:  # (listed as a plugin too: the one whose skills/ it is in
         return False  # reads it first, as Claude Code reads that plugin: its skill, not a plugin's)
     market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
