@@ -899,6 +899,8 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["sci:x"]
     write(sci, {".claude-plugin/marketplace.json": listing.replace("]}]}", ']}, {"name": "b", "source": "./"}]}')})
     assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["clone:x"]  # (two names for it: its folder's)
+    write(sci, {".claude-plugin/marketplace.json": listing.replace("./science/x", "./x"), "x/SKILL.md": skill})
+    assert [name.rpartition(":")[2] for name in names(tinymcp.load_files(prompt_dirs=[sci]))] == ["x"]
     # (a plugin that is one skill, as `claude plugin init` writes it, and a copy of the whole
     # marketplace that it does not list)
     one = '{"plugins": [{"name": "diag", "source": "./skills/diagnose", "skills": ["./"]}]}'

@@ -158,9 +158,11 @@ def _inside(path, top):
 #: a Claude Code marketplace's own folders (it, and those below it that no plugin it lists holds),
 #: and skills folders (``.claude/skills``, a plugin's ``skills/``): only the skills in them
 MARKET, SKILLS = object(), "skills"  # (MARKET: no name a marketplace entry could give)
-#: the kind of a folder in a folder of each kind where they differ: in a skills folder, a skill when it holds
-#: ``SKILL.md`` (a skills folder's own is none)
-_IN = {SKILLS: "in skills"}
+#: a folder in a skills folder (or that a marketplace lists as a plugin's skills): a skill when it holds
+#: ``SKILL.md`` (a skills folder's own is none); ``_IN``: the kind of a folder in one of each kind, where
+#: it is not that kind
+IN_SKILL = "in skills"
+_IN = {SKILLS: IN_SKILL}
 #: a host's own folder (the last two names of its real path) -> how its files are read
 HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
@@ -173,7 +175,7 @@ HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".
 #: itself, only those are read, named from there, as the host names them (``.claude/commands/x.md``: x)
 _ROOTS = {root: {sub: kind for (top, sub), kind in HOSTS.items() if top == root} for root, _ in HOSTS if root[0] == "."}
 #: the files each kind of host folder holds (other hosts: .md; a folder of no host: .md and .toml)
-_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: (), SKILLS: (), _IN[SKILLS]: ()}
+_HOST_SUFFIXES = {"vscode": (".prompt.md",), "gemini": (".toml",), MARKET: (), SKILLS: (), IN_SKILL: ()}
 #: what a plugin's, and a Gemini CLI extension's, subfolders read hold (an extension's named from there; a
 #: plugin that is an extension too is read as a plugin)
 _IN_PLUGIN, _IN_EXTENSION = {"commands": "command", "skills": SKILLS}, {"commands": "gemini", "skills": SKILLS}
@@ -266,7 +268,7 @@ def _walk(folder, max_depth, problems):
                 followed.append(real)
             if is_folder:
                 named = (own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
-                subfolders.append((rel, entry.path, named, kinds.get(name, SKILLS) if kinds else _IN.get(kind, kind)))
+                subfolders.append((rel, entry.path, named, kinds.get(name, IN_SKILL) if kinds else _IN.get(kind, kind)))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
@@ -323,7 +325,7 @@ def _plugin(top, by_name, listed, kind, found, rel_top):
     as any other. The marketplace looked for goes to ``found`` (``_walk``'s) as an entry of
     kind "marketplace" at ``rel_top``, there or not: ``folder_signature`` sees it written,
     edited or removed alone (``read_folder`` passes over it)."""
-    if kind == _IN[SKILLS] and SKILL in by_name:  # (listed as a plugin too: the one whose skills/ it is in
+    if kind == IN_SKILL and SKILL in by_name:  # (listed as a plugin too: the one whose skills/ it is in
         return False  # reads it first, as Claude Code reads that plugin: its skill, not a plugin's)
     market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
