@@ -725,14 +725,20 @@ def test_a_plugin_manifest_that_lists_commands_serves_those_instead_of_its_comma
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["hk:help", "hk:git:undo", "hk:x", "hk:rules"]
     write(tmp_path / "other", {"x.md": "Outside.\n"})
     # (one that names nothing in the plugin is told at the manifest, and --check fails)
-    for listed in ('"./gone.md"', '"../other"', '"../other/x.md"', json.dumps(str(tmp_path / "other")), "7"):
+    # (nor is the plugin itself, which was walked again and again, or a path listed twice)
+    for listed in ('"./gone.md"', '"../other"', '"../other/x.md"', json.dumps(str(tmp_path / "other")), "7",
+                   '"./"', '"./extra/"', '"./commands/../commands/help.md"'):
         write(root, {".claude-plugin/plugin.json": manifest % listed})
         notes = []
         assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["hk:help", "hk:git:undo", "hk:rules"]
         assert [(os.path.relpath(path, root), message.split(": ")[-1]) for path, message in notes] == [
-            (os.path.join(".claude-plugin", "plugin.json"), "not in this plugin (not served)")]
+            (os.path.join(".claude-plugin", "plugin.json (commands)"), "not in this plugin, or listed twice "
+                                                                         "(not served)")]
         with pytest.raises(tinymcp.ConfigError):
             tinymcp.load_files(prompt_dirs=[root])
+    # (told, it never stops a reload: it was told at the served manifest, which refused every reload)
+    source = importlib.import_module(PACKAGE + ".source").ConfigFile(None, dirs=[root])
+    assert names(source.load()) == names(source.load()) == ["hk:help", "hk:git:undo", "hk:rules"]
     write(root, {".claude-plugin/plugin.json": '{"name": "hk"}'})  # (none listed: its commands/)
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["hk:README", "hk:help", "hk:rules"]
 

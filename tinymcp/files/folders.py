@@ -161,8 +161,7 @@ MARKET, SKILLS = object(), "skills"  # (MARKET: no name a marketplace entry coul
 #: a folder in a skills folder (or that a marketplace lists as a plugin's skills): a skill when it holds
 #: ``SKILL.md`` (a skills folder's own is none); ``_IN``: the kind of a folder in one of each kind, where
 #: it is not that kind
-IN_SKILL = "in skills"
-_IN = {SKILLS: IN_SKILL}
+IN_SKILL, _IN = "in skills", {SKILLS: "in skills"}
 #: a host's own folder (the last two names of its real path) -> how its files are read
 HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
@@ -189,7 +188,8 @@ def folder_host(folder):
     placeholders), ``.opencode/command`` as OpenCode (commands whose unfilled ``$N`` is
     nothing, what is typed appended bare); Cursor commands and Windsurf workflows are read
     as Claude Code commands; ``.claude/skills`` (Codex's, ``.agents/skills``) as Claude Code
-    reads it: its skills (folders in it holding ``SKILL.md``), no other file; a host's top folder
+    reads it: its skills (folders in it holding ``SKILL.md``; a folder in it is ``IN_SKILL``), no
+    other file; a host's top folder
     (``.claude``) is its own name, a key of ``_ROOTS``. The path as given counts first, then
     its real path (a host folder linked to a dotfiles repository is still the host's)."""
     paths = [os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep)]
@@ -291,12 +291,15 @@ def _listed_commands(top, rel_top, named_top, found, problems):
         listed = codec.load_file(read_regular(manifest, MAX_FILE_BYTES), manifest).get("commands")
     except (ConfigError, AttributeError):
         return None
-    folders, real_top, base = [], os.path.realpath(top), rel_top and rel_top + "/"
+    # (seen: each walked once, the plugin itself not again)
+    folders, base, seen = [], rel_top and rel_top + "/", {(real_top := os.path.realpath(top))}
     for path in [listed] if type(listed) is str else listed if type(listed) is list else ():
-        where = os.path.join(top, path) if type(path) is str and "\0" not in path else ""
-        rel = base + os.path.relpath(where or top, top).replace(os.sep, "/")
-        if not (where and os.path.exists(where) and _inside(os.path.realpath(where), real_top)):
-            problems.append((base + ".claude-plugin/plugin.json", "commands: %s: not in this plugin" % clip(str(path))))
+        # (a relative path: what it names is on the plugin's drive, where relpath works)
+        where = os.path.join(top, path) if type(path) is str and "\0" not in path and not os.path.isabs(path) else top
+        rel, real = base + os.path.relpath(where, top).replace(os.sep, "/"), os.path.realpath(where)
+        if not (os.path.exists(where) and _inside(real, real_top)) or real in seen or seen.add(real):
+            problems.append((base + ".claude-plugin/plugin.json (commands)", "%s: not in this plugin, or listed twice"
+                             % clip(str(path))))
         elif os.path.isdir(where):
             folders.append((rel, where, named_top, "command"))
         elif where.lower().endswith(".md"):
