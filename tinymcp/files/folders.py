@@ -188,10 +188,10 @@ def folder_host(folder):
     placeholders), ``.opencode/command`` as OpenCode (commands whose unfilled ``$N`` is
     nothing, what is typed appended bare); Cursor commands and Windsurf workflows are read
     as Claude Code commands; ``.claude/skills`` (Codex's, ``.agents/skills``) as Claude Code
-    reads it: its skills (folders in it holding ``SKILL.md``; a folder in it is ``IN_SKILL``), no
-    other file; a host's top folder
-    (``.claude``) is its own name, a key of ``_ROOTS``. The path as given counts first, then
-    its real path (a host folder linked to a dotfiles repository is still the host's)."""
+    reads it: its skills (folders in it holding ``SKILL.md``; a folder in it is ``IN_SKILL``),
+    no other file; a host's top folder (``.claude``) is its own name, a key of ``_ROOTS``. The
+    path as given counts first, then its real path (a host folder linked to a dotfiles
+    repository is still the host's)."""
     paths = [os.path.abspath(folder).split(os.sep), os.path.realpath(folder).split(os.sep)]
     found = [HOSTS[pair] if pair == tuple(parts[-2:]) else _IN.get(HOSTS[pair], HOSTS[pair])
              for parts in paths for pair in zip(parts, parts[1:]) if pair in HOSTS]
