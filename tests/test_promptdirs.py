@@ -904,9 +904,9 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
                                      "science/README.md": "About\n", "other/y/SKILL.md": skill.replace("x", "y")})
     assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["sci:x"]
     write(sci, {".claude-plugin/marketplace.json": listing.replace("]}]}", ']}, {"name": "b", "source": "./"}]}')})
-    assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["clone:x"]  # (two names for it: its folder's)
+    assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["sci:x"]  # (two names for the root: x is sci's)
     write(sci, {".claude-plugin/marketplace.json": listing.replace("./science/x", "./x"), "x/SKILL.md": skill})
-    assert [name.rpartition(":")[2] for name in names(tinymcp.load_files(prompt_dirs=[sci]))] == ["x"]
+    assert names(tinymcp.load_files(prompt_dirs=[sci])) == ["sci:x"]  # (it was served as x: named after no plugin)
     # (a plugin that is one skill, as `claude plugin init` writes it, and a copy of the whole
     # marketplace that it does not list)
     one = '{"plugins": [{"name": "diag", "source": "./skills/diagnose", "skills": ["./"]}]}'
@@ -923,6 +923,30 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     root = write(tmp_path / "reflect", {".claude-plugin/plugin.json": '{"name": "rf"}', "SKILL.md": skill,
                                         "commands/view.md": "View.\n"})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["rf:x", "rf:view"]
+
+
+def test_a_marketplace_entry_names_the_skills_it_lists(tmp_path):
+    # (anthropics/skills: entries at the marketplace's root, each listing skills of its skills/, are
+    # plugins of their own: document-skills:xlsx, as Claude Code names them, not skills:xlsx; and
+    # declaring skills replaces that skills/ folder, so a skill no entry lists is none)
+    # (a NUL in a path: that one lists nothing)
+    docs = {"name": "docs", "source": "./", "strict": False, "skills": ["./skills/xlsx", "./pdf", "./a\0"]}
+    listing = {"plugins": [docs, {"name": "api", "source": "./", "skills": ["./skills/api"]}]}
+    skill = "---\nname: %s\ndescription: X\n---\nX\n"
+    files = {"%s/SKILL.md" % rel: skill % rel.rpartition("/")[2] for rel in ("skills/xlsx", "pdf", "skills/api",
+                                                                              "skills/unlisted", "template")}
+    root = write(tmp_path / "skills", dict(files, **{".claude-plugin/marketplace.json": json.dumps(listing)}))
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["api:api", "docs:pdf", "docs:xlsx"]
+    # (an entry there that lists none reads the whole skills/ folder, as before)
+    listing["plugins"].append({"name": "all", "source": "./"})
+    write(root, {".claude-plugin/marketplace.json": json.dumps(listing)})
+    served = sorted(names(tinymcp.load_files(prompt_dirs=[root])))
+    assert served == ["api:api", "docs:pdf", "docs:xlsx", "skills:unlisted"]
+    # (elsewhere, the skills an entry lists are more than its skills/)
+    listing = {"plugins": [{"name": "p", "source": "./p", "skills": ["./extra/y"]}]}
+    root = write(tmp_path / "m", {".claude-plugin/marketplace.json": json.dumps(listing), "p/skills/z/SKILL.md":
+                                  skill % "z", "p/extra/y/SKILL.md": skill % "y"})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["p:y", "p:z"]
 
 
 def test_a_skills_folder_serves_its_skills_alone(tmp_path):

@@ -34,9 +34,7 @@ def program():
     by_path = base == "__main__.py" and getattr(sys.modules.get("__main__"), "__spec__", 1) is None
     if base.endswith(".pyz") or by_path:  # (-m sets argv[0] to that path too, and a __spec__)
         return "python3 " + arg0
-    if base in ("tinymcp", "tinymcp.exe"):
-        return "tinymcp"
-    return "python3 -m " + (__package__ or "tinymcp")
+    return "tinymcp" if base in ("tinymcp", "tinymcp.exe") else "python3 -m " + (__package__ or "tinymcp")
 
 
 def usage_error(message):

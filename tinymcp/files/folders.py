@@ -200,18 +200,17 @@ def folder_host(folder):
 
 
 def _walk(folder, max_depth, problems):
-    """``(relative path, path, DirEntry, path it is named by, host kind or None)`` of each prompt file under
-    ``folder``, by path, never deeper than ``max_depth`` (``problems`` is told of each folder too deep or
-    unreadable). Dot names are skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is
-    followed once, when its real path is inside ``folder`` (else a problem). A folder holding ``SKILL.md``
-    gives that file alone; a host's own folder (``folder_host``), what that host reads (Codex and VS Code: no
-    subfolder); a Claude Code plugin (holding ``.claude-plugin/``), its ``commands/`` (or the commands its
-    manifest lists), ``skills/`` (its skills alone) and own ``SKILL.md``, named ``plugin:command`` after its
-    folder or marketplace entry (``build`` renames them after its manifest, given as one more entry, of kind
-    "manifest", with no DirEntry); a marketplace, the plugins it lists alone; a Gemini CLI extension (holding
-    ``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/`` alone (not its own ``SKILL.md``),
-    named from there, as Gemini CLI names them; a host's top folder given itself (``.claude``), its host
-    folders, named from there."""
+    """``(relative path, path, DirEntry, path it is named by, host kind or None)`` of each prompt file under ``folder``,
+    by path, never deeper than ``max_depth`` (``problems`` is told of each folder too deep or unreadable). Dot names are
+    skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is followed once, when its real path is
+    inside ``folder`` (else a problem). A folder holding ``SKILL.md`` gives that file alone (a skills folder's own is
+    none); a host's own folder (``folder_host``), what that host reads (Codex and VS Code: no subfolder); a Claude Code
+    plugin (holding ``.claude-plugin/``), its ``commands/`` (or those its manifest lists), ``skills/`` (its skills
+    alone) and own ``SKILL.md``, named ``plugin:command`` after its folder or marketplace entry (``build`` renames them
+    after its manifest, one more entry, of kind "manifest", with no DirEntry); a marketplace, the plugins it lists
+    alone, each skill an entry lists named ``entry:skill``; a Gemini CLI extension (holding ``gemini-extension.json``;
+    no plugin), its ``commands/`` and ``skills/`` alone, named from there as Gemini CLI names them; a host's top
+    folder given itself (``.claude``), its host folders, named from there."""
     found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], {}
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
@@ -226,15 +225,12 @@ def _walk(folder, max_depth, problems):
         # (Codex, VS Code and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "vscode", "gemini")
         plugin = not hosted and _plugin(top, by_name, listed, kind, found, rel_top)
-        # (of a marketplace, only the plugins it lists are read, as Claude Code reads it)
-        plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)
-        if plugin:  # (its commands and skills are named as its own: plugin:command)
-            named_top = named_top or os.path.basename(os.path.abspath(top))
-            if plugin is not True:  # (a marketplace entry's name for it, where it has no manifest)
-                named_top = join(named_top.rpartition("/")[0], plugin)
+        plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)  # (a marketplace: what it lists)
         extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
-        if plugin or extension:  # (an extension's skills are named ext:skill, its commands from there)
+        if plugin or extension:  # (a plugin's commands and skills are plugin:command; an extension's skills ext:skill)
             own_named = named_top or os.path.basename(os.path.abspath(top))
+            if plugin:  # (after a marketplace entry's name for it, where it has no manifest)
+                named_top = own_named = own_named if plugin is True else join(own_named.rpartition("/")[0], plugin)
             manifest = ".claude-plugin/plugin.json" if plugin else "gemini-extension.json"
             if os.path.lexists(os.path.join(top, manifest)):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, manifest), os.path.join(top, manifest), None, own_named, "manifest"))
@@ -256,8 +252,11 @@ def _walk(folder, max_depth, problems):
                     inner in listed or ("skills", inner) in listed):
                 continue
             rel, is_folder = join(rel_top, name), _is_folder(entry)
-            if is_folder and kind in ("codex", "vscode"):
-                continue  # (Codex and VS Code read their prompts folder's own files only)
+            by_entry = listed.get(("skill", os.path.realpath(entry.path))) if listed and is_folder and kind != MARKET \
+                else None  # (a skill a marketplace entry lists, as its plugin's: entry:skill)
+            if is_folder and kind in ("codex", "vscode") or by_entry is None and kind == SKILLS and listed.get(
+                    ("only", os.path.dirname(os.path.realpath(top)))):
+                continue  # (Codex, VS Code: their own files; a skills/ whose entries list skills: those alone)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
                 real = os.path.realpath(entry.path)
                 outside = not _inside(real, followed[0])
@@ -267,7 +266,8 @@ def _walk(folder, max_depth, problems):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
-                named = (own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
+                named = join(join(named_top.rpartition("/")[0], by_entry), name) if by_entry else (
+                    own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
                 subfolders.append((rel, entry.path, named, kinds.get(name, IN_SKILL) if kinds else _IN.get(kind, kind)))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
@@ -342,9 +342,13 @@ def _plugin(top, by_name, listed, kind, found, rel_top):
                         and "\0" not in entry["source"]:  # (a NUL: that entry alone lists nothing)
                     root = os.path.realpath(os.path.join(top, entry["source"]))
                     listed[root] = True if listed.get(root, entry["name"]) != entry["name"] else entry["name"] or True
-                    for skill in entry.get("skills") if type(entry.get("skills")) is list else ():
-                        if type(skill) is str:  # (a skill of its own elsewhere: the folder below it that holds it)
-                            listed[("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0]))] = True
+                    skills = [s for s in entry["skills"] if type(s) is str and "\0" not in s] \
+                        if type(entry.get("skills")) is list else []  # (a NUL: that path lists nothing)
+                    if root == os.path.realpath(top):  # (there, entries that list skills replace its skills/ with
+                        listed[("only", root)] = listed.get(("only", root), True) and bool(skills)  # them; else add)
+                    for skill in skills:  # (its own plugin's: entry:skill; the folder below the root that holds it)
+                        listed[("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0]))] = True
+                        listed.setdefault(("skill", os.path.realpath(os.path.join(root, skill))), entry["name"])
         except ConfigError:
             pass
         if by_name[".claude-plugin"].is_dir() and (

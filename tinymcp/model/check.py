@@ -34,9 +34,7 @@ def describe(value):
 
 def shown(value):
     """A short rendering of a value where one of a few strings was expected."""
-    if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:40] + "...")
-    return describe(value)
+    return repr(value if len(value) <= 40 else value[:40] + "...") if isinstance(value, str) else describe(value)
 
 
 def join(path, key):

@@ -43,9 +43,7 @@ BATCH_OVERHEAD = 65536
 def _size(notes, reply, batch):
     """Bytes an entry adds to the output: a batch's first reply also brings the array's
     brackets (each reply's newline becomes a comma, or the array's newline)."""
-    if reply is None:
-        return len(notes)
-    return len(notes) + len(reply) + (2 if batch is not None and batch.replies == 1 else 0)
+    return len(notes) + (0 if reply is None else len(reply) + (2 if batch is not None and batch.replies == 1 else 0))
 
 
 class _Entry:
