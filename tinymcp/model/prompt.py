@@ -245,17 +245,17 @@ def render(p, values, limits):
     """``p``'s configured messages with ``values`` filled in. A short template that repeats
     a long value past ``max_render_bytes`` is measured before anything is made, and
     refused (what is made is measured by the caller: ``rendered_size``)."""
-    messages = p["messages"]
-    total = sum(map(len, values.values()))
-    bound = 0
+    messages, total, bound, out = p["messages"], sum(map(len, values.values())), 0, []
     for m in messages:  # (a text message: the common case, one bound for each)
-        bound += len(m["text"]) + m["text"].count("{") * total if "text" in m else sum(
-            len(text) + text.count("{") * total * kind.growth for text, kind in _templates(m))
-    if bound > limits.max_render_bytes and _measure(messages, values, len) > limits.max_render_bytes:
-        raise too_big(_measure(messages, values, escaped_size), limits)
-    out = [{"role": m["role"], "content": {"type": "text", "text": fill(m["text"], values)}}
-           if "text" in m else {"role": m["role"], "content": content().fill_block(m["content"], values)}
-           for m in messages]
+        text = m.get("text")
+        bound += len(text) + text.count("{") * total if text is not None else sum(
+            len(t) + t.count("{") * total * kind.growth for t, kind in _templates(m))
+        if bound > limits.max_render_bytes:  # (measured whole once, before the message that may pass it is made)
+            if _measure(messages, values, len) > limits.max_render_bytes:
+                raise too_big(_measure(messages, values, escaped_size), limits)
+            bound = float("-inf")
+        out.append({"role": m["role"], "content": {"type": "text", "text": fill(text, values)}
+                    if text is not None else content().fill_block(m["content"], values)})
     for a in p.get("arguments", ()):  # (a host's way: "ARGUMENTS: <what was typed>" after the text)
         if "append" in a and values.get(a["name"]):
             text = a["append"] + values[a["name"]]
