@@ -747,12 +747,12 @@ def test_a_plugin_manifest_that_lists_commands_serves_those_instead_of_its_comma
     # (anthropics/claude-code's plugins/plugin-dev has no .claude-plugin/: its marketplace lists
     # it, and "the manifest is optional"; its agents and README were served as prompts, and so
     # were the marketplace's own READMEs, which Claude Code never reads)
-    ('{"plugins": [{"name": "dev", "source": "./plugins/dev"}]}', ["plugins:dev:make", "plugins:dev:x"]),
+    ('{"plugins": [{"name": "dev", "source": "./plugins/dev"}]}', ["dev:make", "dev:x"]),
     # (a marketplace whose plugins are elsewhere, a repository, has none here to serve)
     ('{"plugins": [{"name": "dev", "source": {"source": "github", "repo": "o/r"}}]}', []),
     ('{"plugins": [{"name": "dev", "source": "./plu\\u0000gins"}]}', []),
     ('{"plugins": [{"name": "x", "source": "./x\\u0000"}, {"name": "dev", "source": "./plugins/dev"}]}',
-     ["plugins:dev:make", "plugins:dev:x"]),  # (one NUL lost the plugins listed after it)
+     ["dev:make", "dev:x"]),  # (one NUL lost the plugins listed after it)
     ("{not json", None),  # (a marketplace that cannot be read: a plain folder)
 ])
 def test_a_marketplace_serves_the_plugins_it_lists_by_path_manifest_or_not(tmp_path, marketplace, served):
@@ -882,7 +882,7 @@ def test_an_edit_of_a_marketplace_alone_is_seen_by_the_watch(tmp_path):
     before = promptdirs.folder_signature(root)
     write(root, {".claude-plugin/marketplace.json": listing.replace("dev", "ops", 1)})
     assert promptdirs.folder_signature(root) != before
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plugins:ops:x"]
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["ops:x"]
 
 
 def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
@@ -893,7 +893,9 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     root = write(tmp_path / "market", dict({".claude-plugin/marketplace.json": listing},
                                            **{top + rel: text for rel, text in plugin.items()
                                               for top in ("plugins/hk/", "backups/hk/")}))
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["plugins:hk:help"]
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["hk:help"]
+    # (a marketplace in a folder served keeps that folder's namespace: its own)
+    assert names(tinymcp.load_files(prompt_dirs=[str(tmp_path)])) == ["market:hk:help"]
     write(root, {".claude-plugin/plugin.json": '{"name": "both"}', "commands/x.md": "X.\n"})
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["both:x"]  # (a plugin that lists itself)
     # (skills an entry lists in a folder of their own: K-Dense's 134 scientific-skills/x were none)
@@ -913,8 +915,9 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     root = write(tmp_path / "one", {".claude-plugin/marketplace.json": one, "skills/diagnose/SKILL.md": skill,
                                     "backup/.claude-plugin/marketplace.json": listing,
                                     "backup/science/x/SKILL.md": skill})
-    # (a plugin's skills are plugin:skill, its own SKILL.md too: it was served as skills:x)
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["skills:diag:x"]
+    # (a plugin's skills are plugin:skill, its own SKILL.md too: it was served as skills:x; and a plugin a
+    # marketplace lists is named in the marketplace's namespace, as Claude Code installs it: not skills:diag:x)
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["diag:x"]
     # (a bundle of every skill, each listed as a plugin of its own too: the bundle reads it first)
     bundle = '{"plugins": [{"name": "all", "source": "./"}, {"name": "x", "source": "./skills/x"}]}'
     root = write(tmp_path / "bundle", {".claude-plugin/marketplace.json": bundle, "skills/x/SKILL.md": skill})

@@ -224,13 +224,13 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex, VS Code and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "vscode", "gemini")
-        plugin = not hosted and _plugin(top, by_name, listed, kind, found, rel_top)
+        plugin = not hosted and _plugin(top, by_name, listed, kind, found, rel_top, named_top)
         plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)  # (a marketplace: what it lists)
         extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
         if plugin or extension:  # (a plugin's commands and skills are plugin:command; an extension's skills ext:skill)
             own_named = named_top or os.path.basename(os.path.abspath(top))
-            if plugin:  # (after a marketplace entry's name for it, where it has no manifest)
-                named_top = own_named = own_named if plugin is True else join(own_named.rpartition("/")[0], plugin)
+            if plugin:  # (listed: its marketplace entry's name in the marketplace's namespace, manifest or not)
+                named_top = own_named = own_named if plugin is True else plugin
             manifest = ".claude-plugin/plugin.json" if plugin else "gemini-extension.json"
             if os.path.lexists(os.path.join(top, manifest)):  # (the name in it replaces the folder's: ``build``)
                 found.append((join(rel_top, manifest), os.path.join(top, manifest), None, own_named, "manifest"))
@@ -266,7 +266,7 @@ def _walk(folder, max_depth, problems):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
-                named = join(join(named_top.rpartition("/")[0], by_entry), name) if by_entry else (
+                named = join(by_entry, name) if by_entry else (
                     own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
                 subfolders.append((rel, entry.path, named, kinds.get(name, IN_SKILL) if kinds else _IN.get(kind, kind)))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
@@ -314,15 +314,17 @@ def _is_folder(entry):
         return False
 
 
-def _plugin(top, by_name, listed, kind, found, rel_top):
+def _plugin(top, by_name, listed, kind, found, rel_top, named_top):
     """Whether the folder ``top`` (its entries ``by_name``) is a Claude Code plugin: it holds
     ``.claude-plugin/`` (not a marketplace's, which holds its marketplace.json alone: its
     plugins are below), or a marketplace read on the way lists it by a path of its own
     (``"source": "./plugins/x"``), with a manifest or without one ("the manifest is
-    optional"): True, or the name its marketplace entry gives it (True where two give it
-    other names, or it is ""; a manifest's name still wins, in ``build``). ``listed`` (real
-    path -> that) gets the plugins a marketplace here lists; a source elsewhere (a
-    repository) lists nothing here. ``MARKET`` when it is a marketplace that is no plugin
+    optional"): True, or the path it is named by, its marketplace entry's name in the
+    marketplace's namespace (``named_top``, the marketplace folder's; True where two entries
+    give it other names, or one gives ""; a manifest's name still wins, in ``build``).
+    ``listed`` (real path -> that) gets the plugins a marketplace here lists, and the skills
+    its entries list (``("skill", real path)``); a source elsewhere (a repository) lists
+    nothing here. ``MARKET`` when it is a marketplace that is no plugin
     itself: Claude Code reads nothing of it but the plugins it lists, so its README is no
     prompt. A marketplace that cannot be read is no prompt either, and the folder is read
     as any other. The marketplace looked for goes to ``found`` (``_walk``'s) as an entry of
@@ -341,19 +343,20 @@ def _plugin(top, by_name, listed, kind, found, rel_top):
                 if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str \
                         and "\0" not in entry["source"]:  # (a NUL: that entry alone lists nothing)
                     root = os.path.realpath(os.path.join(top, entry["source"]))
-                    listed[root] = True if listed.get(root, entry["name"]) != entry["name"] else entry["name"] or True
+                    name = entry["name"] and (named_top and named_top + "/") + entry["name"]
+                    listed[root] = True if listed.get(root, name) != name else name or True
                     skills = [s for s in entry["skills"] if type(s) is str and "\0" not in s] \
                         if type(entry.get("skills")) is list else []  # (a NUL: that path lists nothing)
                     if root == os.path.realpath(top):  # (there, entries that list skills replace its skills/ with
                         listed[("only", root)] = listed.get(("only", root), True) and bool(skills)  # them; else add)
                     for skill in skills:  # (its own plugin's: entry:skill; the folder below the root that holds it)
                         listed[("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0]))] = True
-                        listed.setdefault(("skill", os.path.realpath(os.path.join(root, skill))), entry["name"])
+                        listed.setdefault(("skill", os.path.realpath(os.path.join(root, skill))), name)
         except ConfigError:
             pass
         if by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
-            return True
+            return listed.get(os.path.realpath(top)) or True
     return listed.get(os.path.realpath(top), read and MARKET) if listed else read and MARKET
 
 
