@@ -952,6 +952,26 @@ def test_a_marketplace_entry_names_the_skills_it_lists(tmp_path):
     assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["p:y", "p:z"]
 
 
+def test_a_marketplace_entry_whose_folder_is_not_there_is_told(tmp_path):
+    # (ComposioHQ/awesome-claude-skills' composio-skills/ lists 107 folders, none of them in it: its 832
+    # skills were left out without a word; Claude Code can install none of those entries either)
+    listing = '{"plugins": [{"name": "gone", "source": "./gone"}, {"name": "dev", "source": "./dev"}]}'
+    root = write(tmp_path / "m", {".claude-plugin/marketplace.json": listing, "dev/commands/x.md": "X\n"})
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["dev:x"]
+    assert [(os.path.relpath(path, root), message) for path, message in notes] == [
+        (os.path.join(".claude-plugin", "marketplace.json (plugins)"), "no such folder here: './gone' (not served)")]
+    # (one line for them all, naming five)
+    many = [{"name": "p%d" % i, "source": "./p%d" % i} for i in range(7)]
+    write(root, {".claude-plugin/marketplace.json": json.dumps({"plugins": many})})
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == []
+    assert [message for _, message in notes] == ["no such folder here: './p0', './p1', './p2', './p3', './p4' and "
+                                                 "2 more (not served)"]
+    with pytest.raises(tinymcp.ConfigError):  # (strict: --check)
+        tinymcp.load_files(prompt_dirs=[root])
+
+
 def test_a_skills_folder_serves_its_skills_alone(tmp_path):
     # (Claude Code reads skills/*/SKILL.md: the Markdown of a plugin's skills/x/references/, in a
     # folder with no SKILL.md, was served as prompts of their own)

@@ -224,7 +224,7 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex, VS Code and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "vscode", "gemini")
-        plugin = not hosted and _plugin(top, by_name, listed, kind, found, rel_top, named_top)
+        plugin = not hosted and _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems)
         plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)  # (a marketplace: what it lists)
         extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
         if plugin or extension:  # (a plugin's commands and skills are plugin:command; an extension's skills ext:skill)
@@ -314,7 +314,7 @@ def _is_folder(entry):
         return False
 
 
-def _plugin(top, by_name, listed, kind, found, rel_top, named_top):
+def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
     """Whether the folder ``top`` (its entries ``by_name``) is a Claude Code plugin: it holds
     ``.claude-plugin/`` (not a marketplace's, which holds its marketplace.json alone: its
     plugins are below), or a marketplace read on the way lists it by a path of its own
@@ -335,7 +335,8 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top):
     market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
     if ".claude-plugin" in by_name and (kind != MARKET or os.path.realpath(top) in listed):
-        found.append(((rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", market, None, "", "marketplace"))
+        where, missing = (rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", []
+        found.append((where, market, None, "", "marketplace"))
         try:
             data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
             read = type(data) is dict and type(data.get("plugins")) is list
@@ -343,6 +344,8 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top):
                 if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str \
                         and "\0" not in entry["source"]:  # (a NUL: that entry alone lists nothing)
                     root = os.path.realpath(os.path.join(top, entry["source"]))
+                    if not os.path.isdir(root):  # (nothing to install: said, where 832 skills were left out unsaid)
+                        missing.append(clip(entry["source"]))
                     name = entry["name"] and (named_top and named_top + "/") + entry["name"]
                     listed[root] = True if listed.get(root, name) != name else name or True
                     skills = [s for s in entry["skills"] if type(s) is str and "\0" not in s] \
@@ -354,6 +357,9 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top):
                         listed.setdefault(("skill", os.path.realpath(os.path.join(root, skill))), name)
         except ConfigError:
             pass
+        if missing:
+            problems.append((where + " (plugins)", "no such folder here: %s" % ", ".join(missing[:5]) + (
+                " and %d more" % (len(missing) - 5) if missing[5:] else "")))
         if by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return listed.get(os.path.realpath(top)) or True

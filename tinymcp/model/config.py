@@ -163,9 +163,7 @@ class PromptSet:
                 raise InvalidParams("Invalid cursor")
         names = self.names[start:start + size]
         listed = [listing(self.by_name[name], rev) for name in names]
-        if start + size >= len(self.names):
-            return listed, None
-        return listed, encode_cursor(names[-1], scope)
+        return listed, None if start + size >= len(self.names) else encode_cursor(names[-1], scope)
 
 
 def _same(a, b):

@@ -44,9 +44,7 @@ _NO_SCHEME = "it must begin with a scheme and ':', like 'file:' or 'https:'"
 def _scheme_end(text):
     """The length of the ``scheme ":"`` that ``text`` begins with (section 3.1), or 0."""
     colon = text.find(":")
-    if colon > 0 and text[0] in LETTERS and _SCHEME_CHARS.issuperset(text[:colon]):
-        return colon + 1
-    return 0
+    return colon + 1 if colon > 0 and text[0] in LETTERS and _SCHEME_CHARS.issuperset(text[:colon]) else 0
 
 
 def _escape_at(text, i):

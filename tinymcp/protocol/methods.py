@@ -208,9 +208,7 @@ def _complete(session, call, args):
     p = _prompt(session, name)
     context = _context_arguments(ctx) if call.revision.completion_context else None
     work, values = prompts.completion(p, argument, value, context)
-    if work is None:
-        return prompts.completion_result(values)
-    return Deferred(call, work, prompts.completion_result)
+    return prompts.completion_result(values) if work is None else Deferred(call, work, prompts.completion_result)
 
 
 # --- stateless era (2026-07-28) ------------------------------------------------------------
