@@ -940,6 +940,9 @@ def test_a_marketplace_entry_names_the_skills_it_lists(tmp_path):
                                                                               "skills/unlisted", "template")}
     root = write(tmp_path / "skills", dict(files, **{".claude-plugin/marketplace.json": json.dumps(listing)}))
     assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["api:api", "docs:pdf", "docs:xlsx"]
+    # (served from the folder it is in, the same: each entry's plugin is the marketplace's folder, whose
+    # name its own takes the place of, as a manifest's does)
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[str(tmp_path)]))) == ["api:api", "docs:pdf", "docs:xlsx"]
     # (an entry there that lists none reads the whole skills/ folder, as before)
     listing["plugins"].append({"name": "all", "source": "./"})
     write(root, {".claude-plugin/marketplace.json": json.dumps(listing)})

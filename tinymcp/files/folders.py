@@ -332,9 +332,9 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
     edited or removed alone (``read_folder`` passes over it)."""
     if kind == IN_SKILL and SKILL in by_name:  # (listed as a plugin too: the one whose skills/ it is in
         return False  # reads it first, as Claude Code reads that plugin: its skill, not a plugin's)
-    market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
+    market, read, real_top = os.path.join(top, ".claude-plugin", "marketplace.json"), False, os.path.realpath(top)
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
-    if ".claude-plugin" in by_name and (kind != MARKET or os.path.realpath(top) in listed):
+    if ".claude-plugin" in by_name and (kind != MARKET or real_top in listed):
         where, missing = (rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", []
         found.append((where, market, None, "", "marketplace"))
         try:
@@ -346,11 +346,13 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
                     root = os.path.realpath(os.path.join(top, entry["source"]))
                     if not os.path.isdir(root):  # (nothing to install: said, where 832 skills were left out unsaid)
                         missing.append(clip(entry["source"]))
-                    name = entry["name"] and (named_top and named_top + "/") + entry["name"]
+                    # (its name takes its folder's place where it is the marketplace itself)
+                    space = named_top.rpartition("/")[0] if root == real_top else named_top
+                    name = entry["name"] and (space and space + "/") + entry["name"]
                     listed[root] = True if listed.get(root, name) != name else name or True
                     skills = [s for s in entry["skills"] if type(s) is str and "\0" not in s] \
                         if type(entry.get("skills")) is list else []  # (a NUL: that path lists nothing)
-                    if root == os.path.realpath(top):  # (there, entries that list skills replace its skills/ with
+                    if root == real_top:  # (there, entries that list skills replace its skills/ with
                         listed[("only", root)] = listed.get(("only", root), True) and bool(skills)  # them; else add)
                     for skill in skills:  # (its own plugin's: entry:skill; the folder below the root that holds it)
                         listed[("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0]))] = True
@@ -362,8 +364,8 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
                 " and %d more" % (len(missing) - 5) if missing[5:] else "")))
         if by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
-            return listed.get(os.path.realpath(top)) or True
-    return listed.get(os.path.realpath(top), read and MARKET) if listed else read and MARKET
+            return listed.get(real_top) or True
+    return listed.get(real_top, read and MARKET) if listed else read and MARKET
 
 
 def _plugin_name(data, where):

@@ -770,6 +770,4 @@ def _toml_position(message):
     """``(line, column, message)`` of a tomllib message ending ``(at line 3, column 5)``."""
     head, sep, tail = message.rpartition(" (at line ")
     line, comma, column = tail.rstrip(")").partition(", column ")
-    if sep and line.isdigit() and column.isdigit():
-        return int(line), int(column), head
-    return 1, None, message
+    return (int(line), int(column), head) if sep and line.isdigit() and column.isdigit() else (1, None, message)
