@@ -975,6 +975,15 @@ def test_a_marketplace_entry_whose_folder_is_not_there_is_told(tmp_path):
         tinymcp.load_files(prompt_dirs=[root])
 
 
+def test_vs_code_instructions_and_agents_are_no_prompts(tmp_path):
+    # (github/awesome-copilot served 191 *.instructions.md and 216 *.agent.md files as prompts: VS Code
+    # reads them as instructions and custom agents, never as prompt files)
+    root = write(tmp_path / "copilot", {"a11y.instructions.md": "---\napplyTo: '**'\n---\nBe accessible.\n",
+                                        "agents/critic.agent.md": "Criticise.\n", "old.chatmode.md": "Plan.\n",
+                                        "review.prompt.md": "Review.\n", "notes.md": "Notes.\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["notes", "review"]
+
+
 def test_a_skills_folder_serves_its_skills_alone(tmp_path):
     # (Claude Code reads skills/*/SKILL.md: the Markdown of a plugin's skills/x/references/, in a
     # folder with no SKILL.md, was served as prompts of their own)

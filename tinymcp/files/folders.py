@@ -7,7 +7,8 @@ a stable order (the folders as given, then each one's files by path); the one va
 reported at the file and line it comes from: ``prompts/review.md:4:
 arguments[0].required: expected true or false, got the string "yes"``.
 
-Files: ``*.md`` and ``*.toml`` anywhere under a folder (of a skill's folder, its
+Files: ``*.md`` (but VS Code's ``*.instructions.md``, ``*.agent.md`` and ``*.chatmode.md``,
+never prompts) and ``*.toml`` anywhere under a folder (of a skill's folder, its
 ``SKILL.md`` alone; of a host's folder, a Claude Code plugin or a Gemini CLI extension,
 what the host reads), at most ``max_folder_depth`` folders deep (entries whose names
 start with '.' are skipped; a symlinked folder is walked once, and neither files nor
@@ -29,6 +30,8 @@ MAX_FILE_BYTES = 1 << 20
 #: folders below a prompt folder that are read, at most (``limits.max_folder_depth``)
 MAX_FOLDER_DEPTH = Limits.DEFAULTS["max_folder_depth"][0]
 _SUFFIXES = (".md", ".toml")
+#: VS Code's instructions and custom agents (chat modes): never prompts, in a folder of no host either
+_NOT_PROMPTS = (".instructions.md", ".agent.md", ".chatmode.md")
 #: what makes a folder an Agent Skill, served as one prompt (files.formats)
 SKILL = "SKILL.md"
 
@@ -133,8 +136,8 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     out, problems = [], []
     top = os.path.realpath(folder)
     for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
-        if kind == "marketplace":
-            continue  # (read by the walk: listed for folder_signature alone)
+        if kind == "marketplace" or kind is None and rel.lower().endswith(_NOT_PROMPTS):
+            continue  # (a marketplace is read by the walk: listed for folder_signature alone)
         if (entry is None or entry.is_symlink()) and not _inside(os.path.realpath(path), top):
             # (environ.md -> /proc/self/environ would serve the server's environment)
             out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
