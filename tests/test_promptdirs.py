@@ -975,6 +975,16 @@ def test_a_marketplace_entry_whose_folder_is_not_there_is_told(tmp_path):
         tinymcp.load_files(prompt_dirs=[root])
 
 
+def test_a_plugin_in_a_skills_folder_is_read_as_a_plugin(tmp_path):
+    # (Claude Code 2.1.157 loads plugins in .claude/skills, as `claude plugin init x` scaffolds them: its
+    # own SKILL.md is x:<name>, its skills/ beside it; they were one plain skill, and its skills/ unread)
+    skill = "---\nname: %s\ndescription: X\n---\nX\n"
+    skills = write(tmp_path / ".claude" / "skills", {
+        "guard/.claude-plugin/plugin.json": '{"name": "guard", "skills": ["./"]}', "guard/SKILL.md": skill % "guard",
+        "guard/skills/more/SKILL.md": skill % "more", "plain/SKILL.md": skill % "plain"})
+    assert names(tinymcp.load_files(prompt_dirs=[skills])) == ["guard:guard", "guard:more", "plain"]
+
+
 def test_vs_code_instructions_and_agents_are_no_prompts(tmp_path):
     # (github/awesome-copilot served 191 *.instructions.md and 216 *.agent.md files as prompts: VS Code
     # reads them as instructions and custom agents, never as prompt files)

@@ -333,8 +333,10 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
     as any other. The marketplace looked for goes to ``found`` (``_walk``'s) as an entry of
     kind "marketplace" at ``rel_top``, there or not: ``folder_signature`` sees it written,
     edited or removed alone (``read_folder`` passes over it)."""
-    if kind == IN_SKILL and SKILL in by_name:  # (listed as a plugin too: the one whose skills/ it is in
-        return False  # reads it first, as Claude Code reads that plugin: its skill, not a plugin's)
+    # (a skill listed as a plugin too: the one whose skills/ it is in reads it first, as Claude Code reads that
+    # plugin; but one holding .claude-plugin/ is a plugin, as Claude Code loads those in .claude/skills, 2.1.157)
+    if kind == IN_SKILL and SKILL in by_name and ".claude-plugin" not in by_name:
+        return False
     market, read, real_top = os.path.join(top, ".claude-plugin", "marketplace.json"), False, os.path.realpath(top)
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
     if ".claude-plugin" in by_name and (kind != MARKET or real_top in listed):
