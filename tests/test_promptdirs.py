@@ -948,6 +948,17 @@ def test_a_marketplace_entry_names_the_skills_it_lists(tmp_path):
     write(root, {".claude-plugin/marketplace.json": json.dumps(listing)})
     served = sorted(names(tinymcp.load_files(prompt_dirs=[root])))
     assert served == ["api:api", "docs:pdf", "docs:xlsx", "skills:unlisted"]
+    # (a listed folder of skills, listed skills deeper, the root itself: what a review found lost or misnamed;
+    # a path outside the plugin, or one no path can be, lists nothing)
+    skills = ["./skills", "./other", "./deep/a/b", "./", "../elsewhere", "\ud800", 7]
+    root = write(tmp_path / "more", {".claude-plugin/marketplace.json": json.dumps({"plugins": [
+        {"name": "a", "source": "./", "skills": skills}]}), "SKILL.md": skill % "a", "skills/x/SKILL.md": skill % "x",
+        "other/z/SKILL.md": skill % "z", "deep/a/b/SKILL.md": skill % "b", "deep/c/SKILL.md": skill % "c"})
+    write(tmp_path, {"elsewhere/SKILL.md": skill % "elsewhere"})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["a:a", "a:b", "a:x", "a:z"]
+    listing = {"plugins": [{"name": "a", "source": "./", "skills": ["./"]}]}  # (the root alone: skills/ read too)
+    write(root, {".claude-plugin/marketplace.json": json.dumps(listing)})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["a:a", "a:x"]
     # (elsewhere, the skills an entry lists are more than its skills/)
     listing = {"plugins": [{"name": "p", "source": "./p", "skills": ["./extra/y"]}]}
     root = write(tmp_path / "m", {".claude-plugin/marketplace.json": json.dumps(listing), "p/skills/z/SKILL.md":
@@ -981,8 +992,10 @@ def test_a_plugin_in_a_skills_folder_is_read_as_a_plugin(tmp_path):
     skill = "---\nname: %s\ndescription: X\n---\nX\n"
     skills = write(tmp_path / ".claude" / "skills", {
         "guard/.claude-plugin/plugin.json": '{"name": "guard", "skills": ["./"]}', "guard/SKILL.md": skill % "guard",
-        "guard/skills/more/SKILL.md": skill % "more", "plain/SKILL.md": skill % "plain"})
-    assert names(tinymcp.load_files(prompt_dirs=[skills])) == ["guard:guard", "guard:more", "plain"]
+        "guard/skills/more/SKILL.md": skill % "more", "plain/SKILL.md": skill % "plain",
+        "cloned/SKILL.md": skill % "cloned", "cloned/.claude-plugin/marketplace.json": '{"plugins": []}'})
+    # (a skill whose repository is a marketplace too stays a skill: only a manifest makes a plugin)
+    assert names(tinymcp.load_files(prompt_dirs=[skills])) == ["cloned", "guard:guard", "guard:more", "plain"]
 
 
 def test_vs_code_instructions_and_agents_are_no_prompts(tmp_path):

@@ -35,9 +35,7 @@ def _wide(nuls, size, head=b""):
     UTF-16's); else None."""
     if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) or nuls * 8 >= size * 5 > 0:
         return "UTF-32"
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or nuls * 4 >= size > 0:
-        return "UTF-16"
-    return None
+    return "UTF-16" if head.startswith((b"\xff\xfe", b"\xfe\xff")) or nuls * 4 >= size > 0 else None
 
 
 def explain(text, exc):
@@ -86,9 +84,8 @@ def _known_mistake(text, pos):
     c = text[pos:pos + 1]
     if c == "'":
         return pos, 'a string in single quotes: JSON needs double quotes ("...")'
-    if c and c in "\u201c\u201d\u2018\u2019":
-        return pos, 'a curly quote (%s): JSON needs straight double quotes ("...")' % c
-    return None
+    return (pos, 'a curly quote (%s): JSON needs straight double quotes ("...")' % c) if c and c in \
+        "\u201c\u201d\u2018\u2019" else None
 
 
 def _trailing_comma(text, pos):
@@ -135,9 +132,7 @@ def _decoder_error(text, msg, pos):
         pos = text.rfind("\\", 0, pos + 1)
         return pos, ('"\\%s" is not an escape JSON knows: write \\\\ for each backslash (as in '
                      '"C:\\\\Users")' % text[pos + 1:pos + 2])
-    if msg.startswith("Extra data"):
-        return pos, _extra(c)
-    return pos, msg  # (a message this version of json has and we do not know)
+    return pos, _extra(c) if msg.startswith("Extra data") else msg  # (else a message of json's we do not know)
 
 
 #: a number as JSON writes it

@@ -257,8 +257,7 @@ def _walk(folder, max_depth, problems):
             rel, is_folder = join(rel_top, name), _is_folder(entry)
             by_entry = listed.get(("skill", os.path.realpath(entry.path))) if listed and is_folder and kind != MARKET \
                 else None  # (a skill a marketplace entry lists, as its plugin's: entry:skill)
-            if is_folder and kind in ("codex", "vscode") or by_entry is None and kind == SKILLS and listed.get(
-                    ("only", os.path.dirname(os.path.realpath(top)))):
+            if is_folder and (kind in ("codex", "vscode") or _unlisted(listed, top, entry, kind)):
                 continue  # (Codex, VS Code: their own files; a skills/ whose entries list skills: those alone)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
                 real = os.path.realpath(entry.path)
@@ -335,7 +334,7 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
     edited or removed alone (``read_folder`` passes over it)."""
     # (a skill listed as a plugin too: the one whose skills/ it is in reads it first, as Claude Code reads that
     # plugin; but one holding .claude-plugin/ is a plugin, as Claude Code loads those in .claude/skills, 2.1.157)
-    if kind == IN_SKILL and SKILL in by_name and ".claude-plugin" not in by_name:
+    if kind == IN_SKILL and SKILL in by_name and not os.path.lexists(os.path.join(top, ".claude-plugin/plugin.json")):
         return False
     market, read, real_top = os.path.join(top, ".claude-plugin", "marketplace.json"), False, os.path.realpath(top)
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
@@ -346,22 +345,25 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
             data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
             read = type(data) is dict and type(data.get("plugins")) is list
             for entry in data["plugins"] if read else ():
-                if type(entry) is dict and type(entry.get("source")) is str and type(entry.get("name")) is str \
-                        and "\0" not in entry["source"]:  # (a NUL: that entry alone lists nothing)
-                    root = os.path.realpath(os.path.join(top, entry["source"]))
+                # (a source that is no string, a repository, or holds a NUL or a lone surrogate: it lists nothing)
+                root = type(entry) is dict and type(entry.get("name")) is str and _real(top, entry.get("source"))
+                if root:
                     if not os.path.isdir(root):  # (nothing to install: said, where 832 skills were left out unsaid)
                         missing.append(clip(entry["source"]))
                     # (its name takes its folder's place where it is the marketplace itself)
                     space = named_top.rpartition("/")[0] if root == real_top else named_top
                     name = entry["name"] and (space and space + "/") + entry["name"]
                     listed[root] = True if listed.get(root, name) != name else name or True
-                    skills = [s for s in entry["skills"] if type(s) is str and "\0" not in s] \
-                        if type(entry.get("skills")) is list else []  # (a NUL: that path lists nothing)
-                    if root == real_top:  # (there, entries that list skills replace its skills/ with
-                        listed[("only", root)] = listed.get(("only", root), True) and bool(skills)  # them; else add)
-                    for skill in skills:  # (its own plugin's: entry:skill; the folder below the root that holds it)
-                        listed[("skills", os.path.join(root, os.path.normpath(skill).split(os.sep)[0]))] = True
-                        listed.setdefault(("skill", os.path.realpath(os.path.join(root, skill))), name)
+                    skills = [_real(root, s) for s in entry["skills"]] if type(entry.get("skills")) is list else []
+                    paths = [path for path in skills if path and _inside(path, root)]  # (one outside it: none)
+                    if root == real_top:  # (there, entries that list skills below it replace its skills/; else add)
+                        listed[("only", root)] = listed.get(("only", root), True) and any(p != root for p in paths)
+                    for path in paths:  # (a skill is its entry's, entry:skill; the folders to it and below it read)
+                        if os.path.isfile(os.path.join(path, SKILL)):
+                            listed.setdefault(("skill", path), name)
+                        listed[("dir", path)] = True
+                        while path != root:
+                            listed[("skills", path)], path = True, os.path.dirname(path)
         except ConfigError:
             pass
         if missing:
@@ -371,6 +373,25 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return listed.get(real_top) or True
     return listed.get(real_top, read and MARKET) if listed else read and MARKET
+
+
+def _real(base, path):
+    """The real path of ``path`` relative to ``base``; None where it has none (no string, a NUL, a lone surrogate)."""
+    try:
+        return os.path.realpath(os.path.join(base, path))
+    except (TypeError, ValueError):
+        return None
+
+
+def _unlisted(listed, top, entry, kind):
+    """Whether ``entry``, a folder in ``top``, is one a marketplace leaves out, as no entry lists it, nor a folder in
+    it or one it is in: in a skills folder (``kind``) of a plugin at the marketplace's root whose entries list skills
+    (they replace that folder), or in a folder on the way to listed skills (only those are read)."""
+    real_top = os.path.realpath(top) if listed and kind in (SKILLS, IN_SKILL) else None
+    if not real_top or listed.get(("dir", real_top)):
+        return False
+    leaves = listed.get(("only", os.path.dirname(real_top))) if kind == SKILLS else ("skills", real_top) in listed
+    return bool(leaves) and ("skills", os.path.realpath(entry.path)) not in listed
 
 
 def _plugin_name(data, where):
