@@ -959,6 +959,9 @@ def test_a_marketplace_entry_names_the_skills_it_lists(tmp_path):
     listing = {"plugins": [{"name": "a", "source": "./", "skills": ["./"]}]}  # (the root alone: skills/ read too)
     write(root, {".claude-plugin/marketplace.json": json.dumps(listing)})
     assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["a:a", "a:x"]
+    listing["plugins"][0]["skills"] = "./other"  # (a path alone, as Claude Code takes it too)
+    write(root, {".claude-plugin/marketplace.json": json.dumps(listing)})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["a:a", "a:z"]
     # (elsewhere, the skills an entry lists are more than its skills/)
     listing = {"plugins": [{"name": "p", "source": "./p", "skills": ["./extra/y"]}]}
     root = write(tmp_path / "m", {".claude-plugin/marketplace.json": json.dumps(listing), "p/skills/z/SKILL.md":

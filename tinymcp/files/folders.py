@@ -354,8 +354,8 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
                     space = named_top.rpartition("/")[0] if root == real_top else named_top
                     name = entry["name"] and (space and space + "/") + entry["name"]
                     listed[root] = True if listed.get(root, name) != name else name or True
-                    skills = [_real(root, s) for s in entry["skills"]] if type(entry.get("skills")) is list else []
-                    paths = [path for path in skills if path and _inside(path, root)]  # (one outside it: none)
+                    skills = entry["skills"] if type(entry.get("skills")) is list else [entry.get("skills")]  # (or one)
+                    paths = [path for path in (_real(root, s) for s in skills) if path and _inside(path, root)]
                     if root == real_top:  # (there, entries that list skills below it replace its skills/; else add)
                         listed[("only", root)] = listed.get(("only", root), True) and any(p != root for p in paths)
                     for path in paths:  # (a skill is its entry's, entry:skill; the folders to it and below it read)
