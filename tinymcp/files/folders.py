@@ -204,16 +204,17 @@ def folder_host(folder):
 
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None)`` of each prompt file under ``folder``,
-    by path, never deeper than ``max_depth`` (``problems`` is told of each folder too deep or unreadable). Dot names are
-    skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is followed once, when its real path is
-    inside ``folder`` (else a problem). A folder holding ``SKILL.md`` gives that file alone (a skills folder's own is
-    none); a host's own folder (``folder_host``), what that host reads (Codex and VS Code: no subfolder); a Claude Code
-    plugin (holding ``.claude-plugin/``), its ``commands/`` (or those its manifest lists), ``skills/`` (its skills
-    alone) and own ``SKILL.md``, named ``plugin:command`` after its folder or marketplace entry (``build`` renames them
-    after its manifest, one more entry, of kind "manifest", with no DirEntry); a marketplace, the plugins it lists
-    alone, each skill an entry lists named ``entry:skill``; a Gemini CLI extension (holding ``gemini-extension.json``;
-    no plugin), its ``commands/`` and ``skills/`` alone, named from there as Gemini CLI names them; a host's top
-    folder given itself (``.claude``), its host folders, named from there."""
+    by path, never deeper than ``max_depth`` (``problems`` is told of each folder too deep or unreadable). Dot names
+    are skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is followed once, when its real path
+    is inside ``folder`` (else a problem). A folder holding ``SKILL.md`` gives that file alone (a skills folder's own
+    is none; one in a skills folder holding ``.claude-plugin/plugin.json`` is a plugin, as Claude Code loads those in
+    ``.claude/skills``); a host's own folder (``folder_host``), what that host reads (Codex and VS Code: no
+    subfolder); a Claude Code plugin (holding ``.claude-plugin/``), its ``commands/`` (or those its manifest lists),
+    ``skills/`` (its skills alone) and own ``SKILL.md``, named ``plugin:command`` after its folder or marketplace
+    entry (``build`` renames them after its manifest, one more entry, of kind "manifest", with no DirEntry); a
+    marketplace, the plugins it lists alone, each skill an entry lists named ``entry:skill``; a Gemini CLI extension
+    (holding ``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/`` alone, named from there as
+    Gemini CLI names them; a host's top folder given itself (``.claude``), its host folders, named from there."""
     found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], {}
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
