@@ -228,7 +228,8 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex, VS Code and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "vscode", "gemini")
-        plugin = not hosted and _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems)
+        real_top = os.path.realpath(top) if listed or ".claude-plugin" in by_name else None  # (once a folder)
+        plugin = not hosted and _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, problems)
         plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)  # (a marketplace: what it lists)
         extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
         if plugin or extension:  # (a plugin's commands and skills are plugin:command; an extension's skills ext:skill)
@@ -245,27 +246,25 @@ def _walk(folder, max_depth, problems):
             if not plugin:
                 continue
         # (the subfolders read, where only some are; a host's top folder's: folder_host)
-        listed_commands = plugin and _listed_commands(top, rel_top, named_top, found, problems)
+        listed_commands = plugin and _listed_commands(top, real_top, rel_top, named_top, found, problems)
         kinds = (_IN_PLUGIN if listed_commands is None else {"skills": SKILLS}) if plugin else \
             None if hosted else _IN_EXTENSION if extension else _ROOTS.get(kind)
-        subfolders, real_top = listed_commands or [], os.path.realpath(top) if plugin else None
+        subfolders = listed_commands or []
         for name, entry in sorted(by_name.items()):
             inner = plugin and os.path.join(real_top, name)  # (listed too: a plugin, or a skill's folder, in it)
-            # (Gemini CLI's and OpenCode's globs take dot files too)
             if name.startswith(".") and kind not in ("gemini", "opencode") or kinds and name not in kinds and not (
                     inner in listed or ("skills", inner) in listed):
-                continue
+                continue  # (Gemini CLI's and OpenCode's globs take dot files too)
             rel, is_folder = join(rel_top, name), _is_folder(entry)
-            by_entry = listed.get(("skill", os.path.realpath(entry.path))) if listed and is_folder and kind != MARKET \
-                else None  # (a skill a marketplace entry lists, as its plugin's: entry:skill)
-            if is_folder and (kind in ("codex", "vscode") or _unlisted(listed, top, entry, kind)):
+            real = is_folder and (listed or entry.is_symlink()) and os.path.realpath(entry.path)  # (once a folder)
+            by_entry = listed.get(("skill", real)) if real and kind != MARKET else None  # (a listed skill: entry:skill)
+            if is_folder and (kind in ("codex", "vscode") or _unlisted(listed, real_top, real, kind)):
                 continue  # (Codex, VS Code: their own files; a skills/ whose entries list skills: those alone)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
-                real = os.path.realpath(entry.path)
                 outside = not _inside(real, followed[0])
                 if outside:
                     problems.append((rel, "a symlink to %s, outside the prompt folder: not followed" % real))
-                if outside or real in followed or _inside(os.path.realpath(top), real):
+                if outside or real in followed or _inside(real_top or os.path.realpath(top), real):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
@@ -284,7 +283,7 @@ def _walk(folder, max_depth, problems):
     return found
 
 
-def _listed_commands(top, rel_top, named_top, found, problems):
+def _listed_commands(top, real_top, rel_top, named_top, found, problems):
     """The command folders a plugin's manifest lists under ``commands``, each walked as its
     ``commands/`` would be; the files it lists go to ``found``, named ``plugin:stem``. Claude
     Code reads them instead of ``commands/`` (manifest-reference "commands"). None where it
@@ -295,7 +294,7 @@ def _listed_commands(top, rel_top, named_top, found, problems):
     except (ConfigError, AttributeError):
         return None
     # (seen: each walked once, the plugin itself not again)
-    folders, base, seen = [], rel_top and rel_top + "/", {(real_top := os.path.realpath(top))}
+    folders, base, seen = [], rel_top and rel_top + "/", {real_top}
     for path in [listed] if type(listed) is str else listed if type(listed) is list else ():
         # (a relative path: what it names is on the plugin's drive, where relpath works)
         where = os.path.join(top, path) if type(path) is str and "\0" not in path and not os.path.isabs(path) else top
@@ -317,7 +316,7 @@ def _is_folder(entry):
         return False
 
 
-def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
+def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, problems):
     """Whether the folder ``top`` (its entries ``by_name``) is a Claude Code plugin: it holds
     ``.claude-plugin/`` (not a marketplace's, which holds its marketplace.json alone: its
     plugins are below), or a marketplace read on the way lists it by a path of its own
@@ -337,7 +336,7 @@ def _plugin(top, by_name, listed, kind, found, rel_top, named_top, problems):
     # plugin; but one holding .claude-plugin/ is a plugin, as Claude Code loads those in .claude/skills, 2.1.157)
     if kind == IN_SKILL and SKILL in by_name and not os.path.lexists(os.path.join(top, ".claude-plugin/plugin.json")):
         return False
-    market, read, real_top = os.path.join(top, ".claude-plugin", "marketplace.json"), False, os.path.realpath(top)
+    market, read = os.path.join(top, ".claude-plugin", "marketplace.json"), False
     # (in a marketplace, a folder it does not list, a backup/ copy of it, lists nothing)
     if ".claude-plugin" in by_name and (kind != MARKET or real_top in listed):
         where, missing = (rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", []
@@ -384,15 +383,14 @@ def _real(base, path):
         return None
 
 
-def _unlisted(listed, top, entry, kind):
-    """Whether ``entry``, a folder in ``top``, is one a marketplace leaves out, as no entry lists it, nor a folder in
-    it or one it is in: in a skills folder (``kind``) of a plugin at the marketplace's root whose entries list skills
-    (they replace that folder), or in a folder on the way to listed skills (only those are read)."""
-    real_top = os.path.realpath(top) if listed and kind in (SKILLS, IN_SKILL) else None
-    if not real_top or listed.get(("dir", real_top)):
+def _unlisted(listed, real_top, real, kind):
+    """Whether ``real``, the real path of a folder in ``real_top``, is one a marketplace leaves out, as no entry lists
+    it, nor a folder in it or one it is in: in a skills folder (``kind``) of a plugin at the marketplace's root whose
+    entries list skills (they replace that folder), or in a folder on the way to listed skills (only those are read)."""
+    if not (listed and kind in (SKILLS, IN_SKILL)) or listed.get(("dir", real_top)):
         return False
     leaves = listed.get(("only", os.path.dirname(real_top))) if kind == SKILLS else ("skills", real_top) in listed
-    return bool(leaves) and ("skills", os.path.realpath(entry.path)) not in listed
+    return bool(leaves) and ("skills", real) not in listed
 
 
 def _plugin_name(data, where):
