@@ -136,8 +136,8 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     out, problems = [], []
     top = os.path.realpath(folder)
     for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
-        if kind == "marketplace" or kind is None and rel.lower().endswith(_NOT_PROMPTS):
-            continue  # (a marketplace is read by the walk: listed for folder_signature alone)
+        if kind == "marketplace":
+            continue  # (read by the walk: listed for folder_signature alone)
         if (entry is None or entry.is_symlink()) and not _inside(os.path.realpath(path), top):
             # (environ.md -> /proc/self/environ would serve the server's environment)
             out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
@@ -271,7 +271,8 @@ def _walk(folder, max_depth, problems):
                 named = join(by_entry, name) if by_entry else (
                     own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
                 subfolders.append((rel, entry.path, named, kinds.get(name, IN_SKILL) if kinds else _IN.get(kind, kind)))
-            elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)):
+            elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)) and not (
+                    kind is None and name.lower().endswith(_NOT_PROMPTS)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
         for rel, path, named, sub_kind in reversed(subfolders):
             if depth < max_depth:
