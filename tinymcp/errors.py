@@ -98,3 +98,9 @@ def clip(value, limit=80):
     """A bounded, printable rendering of client input for error messages."""
     text = cut(value if isinstance(value, str) else repr(value), limit)
     return repr(text) if isinstance(value, str) else text
+
+
+def clip_names(names, most=10, limit=40):
+    """The first ``most`` of ``names``, each ``clip``-ped to ``limit``, and how many more."""
+    shown = ", ".join(clip(n, limit) for n in names[:most])
+    return shown + (" and %d more" % (len(names) - most) if len(names) > most else "")

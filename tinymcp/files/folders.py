@@ -19,7 +19,7 @@ folders symlinked to a place outside the folder are read), regular files only,
 import os
 
 from .. import codec
-from ..errors import ConfigError, clip
+from ..errors import ConfigError, clip, clip_names
 from ..model.check import describe, plain
 from ..model.config import load_config
 from ..model.limits import Limits
@@ -350,7 +350,7 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
                 root = type(entry) is dict and type(entry.get("name")) is str and _real(top, entry.get("source"))
                 if root:
                     if not os.path.isdir(root):  # (nothing to install: said, where 832 skills were left out unsaid)
-                        missing.append(clip(entry["source"]))
+                        missing.append(entry["source"])
                     # (its name takes its folder's place where it is the marketplace itself)
                     space = named_top.rpartition("/")[0] if root == real_top else named_top
                     name = entry["name"] and (space and space + "/") + entry["name"]
@@ -368,8 +368,7 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
         except ConfigError:
             pass
         if missing:
-            problems.append((where + " (plugins)", "no such folder here: %s" % ", ".join(missing[:5]) + (
-                " and %d more" % (len(missing) - 5) if missing[5:] else "")))
+            problems.append((where + " (plugins)", "no such folder here: " + clip_names(missing, 5, 80)))
         if by_name[".claude-plugin"].is_dir() and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return listed.get(real_top) or True

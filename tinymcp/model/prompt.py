@@ -8,7 +8,7 @@ caller's only for a config parsed from JSON that nobody else holds (see ``config
 """
 
 from ..codec import escaped_size
-from ..errors import CallbackFailed, InvalidParams, clip
+from ..errors import CallbackFailed, InvalidParams, clip, clip_names
 from .check import ROLES, describe, surrogate_at
 from .template import Template, check_template, fill, names_within, parse_template
 
@@ -206,7 +206,7 @@ def values(p, arguments, limits):
             out[name] = value
             if "choices" in a and value not in a["choices"]:
                 raise InvalidParams("Invalid arguments for prompt %s: %s must be one of: %s" % (
-                    clip(p["name"]), clip(name, 40), _names(a["choices"])))
+                    clip(p["name"]), clip(name, 40), clip_names(a["choices"])))
         elif a.get("required"):
             _argument_problems(p, arguments)
         elif "default" in a:
@@ -233,12 +233,7 @@ def _argument_problems(p, arguments):
              ("missing required arguments", [n for n in required if n not in arguments]),
              ("required arguments left blank", [n for n in required if arguments.get(n) == ""])]
     raise InvalidParams("Invalid arguments for prompt %s: %s" % (clip(p["name"]), "; ".join(
-        "%s: %s" % (what, _names(names)) for what, names in found if names)))
-
-
-def _names(names, most=10):
-    shown = ", ".join(clip(n, 40) for n in names[:most])
-    return shown + (" and %d more" % (len(names) - most) if len(names) > most else "")
+        "%s: %s" % (what, clip_names(names)) for what, names in found if names)))
 
 
 def render(p, values, limits):
