@@ -726,8 +726,9 @@ def test_a_plugin_manifest_that_lists_commands_serves_those_instead_of_its_comma
     write(tmp_path / "other", {"x.md": "Outside.\n"})
     # (one that names nothing in the plugin is told at the manifest, and --check fails)
     # (nor is the plugin itself, which was walked again and again, or a path listed twice)
+    # (nor is a path no path can be: a lone surrogate ended the load)
     for listed in ('"./gone.md"', '"../other"', '"../other/x.md"', json.dumps(str(tmp_path / "other")), "7",
-                   '"./"', '"./extra/"', '"./commands/../commands/help.md"'):
+                   '"\\ud800"', '"./x\\u0000"', '"./"', '"./extra/"', '"./commands/../commands/help.md"'):
         write(root, {".claude-plugin/plugin.json": manifest % listed})
         notes = []
         assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["hk:help", "hk:git:undo", "hk:rules"]

@@ -297,9 +297,11 @@ def _listed_commands(top, real_top, rel_top, named_top, found, problems):
     # (seen: each walked once, the plugin itself not again)
     folders, base, seen = [], rel_top and rel_top + "/", {real_top}
     for path in [listed] if type(listed) is str else listed if type(listed) is list else ():
-        # (a relative path: what it names is on the plugin's drive, where relpath works)
-        where = os.path.join(top, path) if type(path) is str and "\0" not in path and not os.path.isabs(path) else top
-        rel, real = base + os.path.relpath(where, top).replace(os.sep, "/"), os.path.realpath(where)
+        # (a relative path: what it names is on the plugin's drive, where relpath works; one that no path can be,
+        # a NUL or a lone surrogate, names nothing but the plugin itself, as an absolute one)
+        real = _real(top, path) if type(path) is str and not os.path.isabs(path) else None
+        where, real = (os.path.join(top, path), real) if real else (top, real_top)
+        rel = base + os.path.relpath(where, top).replace(os.sep, "/")
         if not (os.path.exists(where) and _inside(real, real_top)) or real in seen or seen.add(real):
             problems.append((base + ".claude-plugin/plugin.json (commands)", "%s: not in this plugin, or listed twice"
                              % clip(str(path))))
