@@ -104,3 +104,33 @@ def test_names_within_says_true_only_of_a_template_whose_names_are_all_given():
             tpl = parse_template(text)  # (it parses)
             assert type(tpl) is not Template or names.issuperset(tpl.names), text
     assert decided > 1000
+
+
+def test_a_template_reads_as_its_grammar_says_left_to_right():
+    # The grammar, as a regular expression read left to right at each brace: '{{' or '}}' a
+    # literal brace, '{name}' a placeholder, any other brace (and '{}') a mistake
+    import random
+    import re
+    rng = random.Random(7)
+    pieces = ["{", "}", "{{", "}}", "a", "b c", "{a}", "{}", " ", "é"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(9)))
+        parts, literal, at, stray = [], [], 0, None
+        for match in re.finditer(r"\{\{|\}\}|\{([^{}]*)\}|[{}]", text):
+            literal.append(text[at:match.start()])
+            at, piece = match.end(), match.group()
+            if piece in ("{{", "}}"):
+                literal.append(piece[0])
+            elif match.group(1):
+                parts += ("".join(literal), match.group(1))
+                literal = []
+            else:
+                stray = (piece[0], match.start() + 1)
+                break
+        if stray:
+            with pytest.raises(ValueError, match="^'%s' at column %d " % (re.escape(stray[0]), stray[1])):
+                parse_template(text)
+            continue
+        parts.append("".join(literal) + text[at:])
+        parsed = parse_template(text)
+        assert (parsed.parts if type(parsed) is Template else [parsed]) == parts, text

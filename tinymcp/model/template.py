@@ -6,9 +6,6 @@ one pass. Values are inserted verbatim and never looked at again, so a value con
 formatted or looked up. (A uri field's template is a ``uri.UriTemplate``.)
 """
 
-#: a literal brace, a placeholder, or a brace out of place (the slow path only)
-_PIECE = r"\{\{|\}\}|\{([^{}]*)\}|[{}]"
-
 
 class Template:
     """A parsed template: ``parts`` alternates literal text (even) and names (odd)."""
@@ -46,38 +43,43 @@ class Template:
 
 def parse_template(text, kind=Template):
     """``text`` itself when it has no placeholder (its ``{{`` and ``}}`` undone), else a
-    ``kind`` (a ``Template``). Raises ``ValueError`` with the column of a stray brace."""
+    ``kind`` (a ``Template``). Raises ``ValueError`` with the column of a stray brace.
+    Read left to right, at each brace: ``{{`` or ``}}`` is a literal brace, ``{name}`` a
+    placeholder, any other brace (``{}`` too) a mistake; split at every ``{`` (C speed:
+    skills' code samples hold thousands of braces), each piece then decides one."""
     if "{" not in text and "}" not in text:
         return text
-    if "{{" not in text and "}}" not in text:
-        # The common case, no literal braces: split at C speed (anything irregular goes
-        # to the scan below, which says where)
-        chunks = text.split("{")
-        parts = [chunks[0]]
-        for chunk in chunks[1:]:
-            name, sep, rest = chunk.partition("}")
-            if not sep or not name or "}" in rest:
-                break
-            parts += (name, rest)
-        else:
-            if "}" not in chunks[0]:
-                return kind(parts)
-    import re
-    parts, literal, at = [], [], 0
-    for match in re.finditer(_PIECE, text):
-        literal.append(text[at:match.start()])
-        at, piece = match.end(), match.group()
-        if piece in ("{{", "}}"):
-            literal.append(piece[0])
-        elif match.group(1):
-            parts += ("".join(literal), match.group(1))
-            literal = []
-        else:  # (a stray brace, or "{}")
-            raise ValueError("%r at column %d %s no placeholder; write %r for a literal brace" % (
-                piece[0], match.start() + 1, "closes" if piece == "}" else "opens", piece[0] * 2))
-    literal.append(text[at:])
+    chunks = text.split("{")
+    # (at: the column, from 0, of the '{' before chunks[i])
+    parts, literal, i, at = [], [_literal(chunks[0], 0)], 1, len(chunks[0])
+    while i < len(chunks):
+        chunk = chunks[i]
+        if not chunk and i + 1 < len(chunks):  # ("{{")
+            literal += ("{", _literal(chunks[i + 1], at + 2))
+            at, i = at + 2 + len(chunks[i + 1]), i + 2
+            continue
+        name, closed, rest = chunk.partition("}")
+        if not (closed and name):
+            raise _stray("{", at)
+        parts += ("".join(literal), name)
+        literal, at, i = [_literal(rest, at + len(name) + 2)], at + 1 + len(chunk), i + 1
     parts.append("".join(literal))
     return parts[0] if len(parts) == 1 else kind(parts)
+
+
+def _literal(text, at):
+    """``text`` (no ``{`` in it, at column ``at`` from 0) with each ``}}`` a ``}``; a lone ``}`` is a mistake."""
+    if "}" in text.replace("}}", ""):
+        end = text.find("}")
+        while text.startswith("}}", end):
+            end = text.find("}", end + 2)
+        raise _stray("}", at + end)
+    return text.replace("}}", "}") if "}" in text else text
+
+
+def _stray(brace, at):
+    return ValueError("%r at column %d %s no placeholder; write %r for a literal brace" % (
+        brace, at + 1, "closes" if brace == "}" else "opens", brace * 2))
 
 
 def names_within(text, names):
