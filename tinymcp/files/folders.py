@@ -204,21 +204,21 @@ def folder_host(folder):
 
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None)`` of each prompt file under ``folder``,
-    by path, never deeper than ``max_depth`` (``problems`` is told of each folder too deep or unreadable). Dot names
-    are skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is followed once, when its real path
-    is inside ``folder`` (else a problem). A folder holding ``SKILL.md`` gives that file alone (a skills folder's own
-    is none; one in a skills folder holding ``.claude-plugin/plugin.json`` is a plugin, as Claude Code loads those in
-    ``.claude/skills``); a host's own folder (``folder_host``), what that host reads (Codex and VS Code: no
-    subfolder); a Claude Code plugin (holding ``.claude-plugin/``), its ``commands/`` (or those its manifest lists),
-    ``skills/`` (its skills alone) and own ``SKILL.md``, named ``plugin:command`` after its folder or marketplace
-    entry (``build`` renames them after its manifest, one more entry, of kind "manifest", with no DirEntry); a
-    marketplace, the plugins it lists alone, each skill an entry lists named ``entry:skill``; a Gemini CLI extension
-    (holding ``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/`` alone, named from there as
-    Gemini CLI names them; a host's top folder given itself (``.claude``), its host folders, named from there."""
-    found, todo, followed, listed = [], [("", folder, 0, "", folder_host(folder))], [os.path.realpath(folder)], {}
+    by path, never deeper than ``max_depth`` (``problems`` gets each folder too deep or unreadable). Dot names are
+    skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is followed once, when its real path is
+    inside ``folder`` (else a problem; the only real path resolved). A folder holding ``SKILL.md`` gives that file alone
+    (not a skills folder; in one, a folder holding ``.claude-plugin/plugin.json`` is a plugin, as Claude Code reads it);
+    a host's own folder (``folder_host``), what that host reads (Codex and VS Code: no subfolder); a Claude Code plugin
+    (``.claude-plugin/``), its ``commands/`` (or those its manifest lists), ``skills/`` and own ``SKILL.md``, named
+    ``plugin:command`` after its folder or marketplace entry (``build`` renames them after its manifest, an entry of
+    kind "manifest"); a marketplace, the plugins it lists alone, a skill an entry lists ``entry:skill``; a Gemini CLI
+    extension (``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/``, named from there as Gemini CLI
+    names them; a host's top folder given itself (``.claude``), its host folders, named from there."""
+    followed, listed = [os.path.realpath(folder)], {}
+    found, todo = [], [("", folder, followed[0], 0, "", folder_host(folder))]
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
-        rel_top, top, depth, named_top, kind = todo.pop()
+        rel_top, top, real_top, depth, named_top, kind = todo.pop()
         try:
             with os.scandir(top) as it:
                 by_name = {e.name: e for e in it}
@@ -228,7 +228,6 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex, VS Code and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "vscode", "gemini")
-        real_top = os.path.realpath(top) if listed or ".claude-plugin" in by_name else None  # (once a folder)
         plugin = not hosted and _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, problems)
         plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)  # (a marketplace: what it lists)
         extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
@@ -256,7 +255,7 @@ def _walk(folder, max_depth, problems):
                     inner in listed or ("skills", inner) in listed):
                 continue  # (Gemini CLI's and OpenCode's globs take dot files too)
             rel, is_folder = join(rel_top, name), _is_folder(entry)
-            real = is_folder and (listed or entry.is_symlink()) and os.path.realpath(entry.path)  # (once a folder)
+            real = is_folder and (os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(real_top, name))
             by_entry = listed.get(("skill", real)) if real and kind != MARKET else None  # (a listed skill: entry:skill)
             if is_folder and (kind in ("codex", "vscode") or _unlisted(listed, real_top, real, kind)):
                 continue  # (Codex, VS Code: their own files; a skills/ whose entries list skills: those alone)
@@ -264,19 +263,20 @@ def _walk(folder, max_depth, problems):
                 outside = not _inside(real, followed[0])
                 if outside:
                     problems.append((rel, "a symlink to %s, outside the prompt folder: not followed" % real))
-                if outside or real in followed or _inside(real_top or os.path.realpath(top), real):
+                if outside or real in followed or _inside(real_top, real):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.append(real)
             if is_folder:
                 named = join(by_entry, name) if by_entry else (
                     own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
-                subfolders.append((rel, entry.path, named, kinds.get(name, IN_SKILL) if kinds else _IN.get(kind, kind)))
+                sub_kind = kinds.get(name, IN_SKILL) if kinds else _IN.get(kind, kind)
+                subfolders.append((rel, entry.path, real, named, sub_kind))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)) and not (
                     kind is None and name.lower().endswith(_NOT_PROMPTS)):
                 found.append((rel, entry.path, entry, join(named_top, name), kind))
-        for rel, path, named, sub_kind in reversed(subfolders):
+        for rel, path, real, named, sub_kind in reversed(subfolders):
             if depth < max_depth:
-                todo.append((rel, path, depth + 1, named, sub_kind))
+                todo.append((rel, path, real, depth + 1, named, sub_kind))
             else:
                 problems.append((rel, "a folder more than %d deep below the prompt folder: not "
                                       "read (limits.max_folder_depth)" % max_depth))
@@ -306,7 +306,7 @@ def _listed_commands(top, real_top, rel_top, named_top, found, problems):
             problems.append((base + ".claude-plugin/plugin.json (commands)", "%s: not in this plugin, or listed twice"
                              % clip(str(path))))
         elif os.path.isdir(where):
-            folders.append((rel, where, named_top, "command"))
+            folders.append((rel, where, real, named_top, "command"))
         elif where.lower().endswith(".md"):
             found.append((rel, where, None, named_top + "/" + os.path.basename(where), "command"))
     return folders if type(listed) in (str, list) else None
