@@ -148,25 +148,29 @@ def parse(relpath, text, host=None):
 # --- front matter --------------------------------------------------------------------------
 
 def _front_matter(result, text):
-    """``(mapping, first body line, body)``; ``(None, ...)`` after a problem."""
-    lines = text.split("\n")
-    if lines[0].rstrip(" \t") != "---":  # (trailing blanks allowed, as on a closing line)
+    """``(mapping, first body line, body)``; ``(None, ...)`` after a problem. Read a line at a
+    time up to its end: the body is never split into lines (skills hold megabytes of them)."""
+    opening = text.partition("\n")[0]
+    if opening.rstrip(" \t") != "---":  # (trailing blanks allowed, as on a closing line)
         return {}, 1, text
-    for end in range(1, len(lines)):
-        if lines[end].rstrip(" \t") in ("---", "..."):
+    at, end = text.find("\n") + 1, 1  # (line ``end``, from 0, starts at ``at``)
+    while at:
+        stop = text.find("\n", at)
+        if (text[at:] if stop < 0 else text[at:stop]).rstrip(" \t") in ("---", "..."):
             break
+        at, end = stop + 1, end + 1
     else:
         result.fail(1, None, "", "front matter opened by '---' is never closed (end it with a line '---')")
         return None, 0, ""
     try:
-        value, result.front_lines = _load_front(result, "\n".join(lines[1:end]))
+        value, result.front_lines = _load_front(result, text[len(opening) + 1:at - 1])
     except YamlError as exc:
         result.fail(exc.line, exc.column, "", "front matter: %s" % exc.message)
         return None, 0, ""
     if isinstance(value, list):  # (else a mapping, or None for no content)
         result.fail(2, None, "", "front matter: expected 'key: value' lines, got a list")
         return None, 0, ""
-    return value or {}, end + 2, "\n".join(lines[end + 1:])
+    return value or {}, end + 2, "" if stop < 0 else text[stop + 1:]
 
 
 def _codex_front(text):
@@ -283,7 +287,7 @@ def _segments(result, body, first_line):
     a fenced code block a marker is text (a file that shows how to write one)."""
     out, role, start, lines, explicit = [], "user", first_line, [], False
     if _MARKER_OPEN not in body:  # (no marker: the whole body is one user message)
-        _segment(result, out, role, start, body.split("\n"), explicit)
+        _segment(result, out, role, start, body, explicit)
         return out
     fence = None  # (character, length) of the fence the lines are in
     for number, line in enumerate(body.split("\n"), first_line):
@@ -296,9 +300,9 @@ def _segments(result, body, first_line):
         if marker not in ROLES:
             result.fail(number, None, "", "unknown role %r in a message marker: write "
                         "<!-- role: user --> or <!-- role: assistant -->" % marker)
-        _segment(result, out, role, start, lines, explicit)
+        _segment(result, out, role, start, "\n".join(lines), explicit)
         role, start, lines, explicit = marker, number, [], True
-    _segment(result, out, role, start, lines, explicit)
+    _segment(result, out, role, start, "\n".join(lines), explicit)
     return out
 
 
@@ -328,21 +332,20 @@ def _marker(line):
     return role.strip() if colon and key.strip() == "role" else None
 
 
-def _trimmed(lines, start):
-    """``lines`` without their trailing and leading blank ones, and the number of the first
-    kept (``start``: the number of the first given, and still that when none is kept)."""
-    end, first = len(lines), 0
-    while end and not lines[end - 1].strip():
-        end -= 1
-    while first < end and not lines[first].strip():  # (an index: a pop from the front each
-        first += 1                                    # took 3 minutes over 1 MiB of blank lines)
-    return lines[first:end], start + first
+def _trimmed(text, start):
+    """``text`` without its leading and trailing blank lines, and the number of its first
+    line kept (``start``: the number of its first line, and still that when none is kept)."""
+    if not text.strip():
+        return "", start
+    begin = text.rfind("\n", 0, len(text) - len(text.lstrip())) + 1
+    stop = text.find("\n", len(text.rstrip()))
+    return text[begin:stop if stop >= 0 else len(text)], start + text.count("\n", 0, begin)
 
 
-def _segment(result, out, role, start, lines, explicit):
-    lines, first = _trimmed(lines, start)
-    if lines:
-        out.append((role, first + (1 if explicit else 0), "\n".join(lines)))
+def _segment(result, out, role, start, text, explicit):
+    text, first = _trimmed(text, start)
+    if text:
+        out.append((role, first + (1 if explicit else 0), text))
     elif explicit:
         result.fail(start, None, "", "an empty %s message: write its text below the marker, "
                     "or remove the marker" % role)
@@ -408,10 +411,10 @@ def _literal(text):
 def _single(result, prompt, text, body_line):
     """Finish a host format's prompt: one user message of ``text`` (its outer blank lines
     trimmed, as in MCP Markdown)."""
-    lines, first = _trimmed(text.split("\n"), body_line)
+    text, first = _trimmed(text, body_line)
     if result.format != "gemini":  # (a TOML string's lines are not the file's)
         body_line = result.lines["messages[0]"] = result.lines["messages[0].text"] = first
-    _finish(result, prompt, [{"role": "user", "text": "\n".join(lines)}] if lines else [], body_line)
+    _finish(result, prompt, [{"role": "user", "text": text}] if text else [], body_line)
 
 
 def _finish(result, prompt, messages, body_line):
@@ -436,7 +439,7 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
     description = str(description).lower() if type(description) in (bool, int, float) else \
         description.strip() if isinstance(description, str) else ""
     if not description:  # Claude Code: "Default: uses the first line from the prompt"
-        description = next((line.strip() for line in body.split("\n") if line.strip()), "")
+        description = body.lstrip().partition("\n")[0].strip()
         heading = description.lstrip("#")
         description = heading.strip() if heading[:1] == " " else description  # (a heading: its text, as shown)
     if description:
