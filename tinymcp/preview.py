@@ -198,8 +198,7 @@ def list_prompts(server, out, sources=None, as_json=False):
         if as_json:
             prompt.update({"source": where, "format": kind} if where else {})
             continue
-        title = prompt.get("title") or ""
-        out.write("%s%s\n" % (prompt["name"], "  (%s)" % title if title else ""))
+        out.write("%s%s\n" % (prompt["name"], "  (%s)" % prompt["title"] if prompt.get("title") else ""))
         if where:
             out.write("    from %s (%s)\n" % (where, kind))
         if prompt.get("description"):
@@ -232,8 +231,6 @@ def render_prompt(server, name, arguments, out, err):
 
 def _shown(block):
     kind = block.get("type")
-    if kind == "text":
-        return block["text"]
-    if kind == "resource" and "text" in block.get("resource", {}):
-        return as_text(block)  # ([resource <uri> (type)], then its text)
+    if kind == "text" or (kind == "resource" and "text" in block.get("resource", {})):
+        return as_text(block)  # (its text; a resource's: [resource <uri> (type)], then its text)
     return "[%s] %s" % (kind, codec.dumps({k: v for k, v in block.items() if k not in ("data", "blob")}))

@@ -6,10 +6,8 @@ import re
 
 from ..codec import MAX_INT_DIGITS, line_column
 from ..errors import cut
-from ..jsonlite import TOKEN
+from ..jsonlite import _BLANK, _NUMBER, TOKEN
 from ..model.check import close_match
-
-_BLANK = " \t\r\n"
 
 
 # --- what is wrong, in words ---------------------------------------------------------------
@@ -135,22 +133,19 @@ def _decoder_error(text, msg, pos):
     return pos, _extra(c) if msg.startswith("Extra data") else msg  # (else a message of json's we do not know)
 
 
-#: a number as JSON writes it
-_JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
-
-
 def _in_decimal(match):
     return 'write the number in decimal, or "%s" for text' % match.group()
 
 
 #: numbers JSON does not allow, as people write them: (pattern, what it is, what to
-#: write instead, for the match)
+#: write instead, for the match; ``_NUMBER``: jsonlite's pattern of a number as JSON writes
+#: it, whose own groups come after the one that encloses it here)
 _NUMBER_MISTAKES = (
     (r"(-?)0[xX]([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)", "a hexadecimal number",
      lambda m: "write %s%d" % (m.group(1), int(m.group(2), 16))),
     (r"-?0[xX]", "'0x' without hexadecimal digits after it", _in_decimal),
     (r"-?0[xX]\w+", "a hexadecimal number with digits other than 0-9 and a-f", _in_decimal),
-    (r"\+(" + _JSON_NUMBER + ")", "a number with a + sign", lambda m: "write " + m.group(1)),
+    (r"\+(" + _NUMBER.pattern + ")", "a number with a + sign", lambda m: "write " + m.group(1)),
     (r"(-?)0+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)", "a number with a leading zero",
      lambda m: "write " + m.group(1) + m.group(2)),
     (r"(-?)(\.[0-9]+(?:[eE][-+]?[0-9]+)?)", "a number starting with '.'",
@@ -159,7 +154,7 @@ _NUMBER_MISTAKES = (
     (r"-?[0-9]+(?:\.[0-9]+)?[eE][-+]?", "an exponent without digits",
      lambda m: "write digits after the e, as in 1.5e3"),
     (r"-?[0-9]+(?:_[0-9]+)+", "a number with '_' between digits", lambda m: "write %d" % int(m.group())),
-    (r"(" + _JSON_NUMBER + r")[A-Za-z%]+", "a number with a unit",
+    (r"(" + _NUMBER.pattern + r")[A-Za-z%]+", "a number with a unit",
      lambda m: 'write %s, or "%s" for text' % (m.group(1), m.group())),
 )
 
@@ -174,8 +169,6 @@ def _bad_token(text, pos):
     while end < len(text) and text[end] not in _DELIMITERS:
         end += 1
     word = text[start:end]
-    if not word:
-        return None
     for pattern, what, write in _NUMBER_MISTAKES:
         match = re.fullmatch(pattern, word)
         if match:

@@ -204,7 +204,7 @@ def folder_host(folder):
 
 def _walk(folder, max_depth, problems):
     """``(relative path, path, DirEntry, path it is named by, host kind or None)`` of each prompt file under ``folder``,
-    by path, never deeper than ``max_depth`` (``problems`` gets each folder too deep or unreadable). Dot names are
+    in walk order, never deeper than ``max_depth`` (``problems`` gets each folder too deep or unreadable). Dot names are
     skipped (not in Gemini CLI's and OpenCode's folders); a symlinked folder is followed once, when its real path is
     inside ``folder`` (else a problem; the only real path resolved). A folder holding ``SKILL.md`` gives that file alone
     (not a skills folder; in one, a folder holding ``.claude-plugin/plugin.json`` is a plugin, as Claude Code reads it);
@@ -280,7 +280,6 @@ def _walk(folder, max_depth, problems):
             else:
                 problems.append((rel, "a folder more than %d deep below the prompt folder: not "
                                       "read (limits.max_folder_depth)" % max_depth))
-    found.sort(key=lambda item: item[0])
     return found
 
 
@@ -440,12 +439,11 @@ def build(config, folders, notes=None, served=None, sources=None):
     owners = {p["name"]: ("prompts[%d]" % i, None) for i, p in enumerate(prompts)  # (name -> where, file)
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
     first, given = len(prompts), [os.path.realpath(folder) for folder, _ in folders]
-    for folder, files in folders:
+    for (folder, files), real in zip(folders, given):
         if isinstance(files, str):  # (it could not be read)
             problems.append((folder, files))
             continue
-        # (a project's own: its host folders are hidden, never walked into)
-        real = os.path.realpath(folder)  # (one given too, not above this one: it is read)
+        # (a project's own: its host folders are hidden, never walked into; one given too, not above this one, is read)
         inside = notes is not None and [os.path.join(folder, *pair) for pair in HOSTS if os.path.isdir(os.path.join(
             folder, *pair)) and not any(_inside(os.path.join(real, *pair), g) and not _inside(real, g) for g in given)]
         if inside or not files and notes is not None:

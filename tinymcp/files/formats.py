@@ -37,7 +37,7 @@ verbatim, never expanded again (the config's template rule).
 
 from ..codec import line_column
 from ..model.check import ALNUM, ROLES, close_match, describe
-from .yamlish import YamlError, load as load_yaml
+from .yamlish import YamlError, _skip, load as load_yaml
 
 #: front matter of MCP Markdown (each argument takes the config's argument keys)
 MCP_KEYS = ("name", "title", "description", "icons", "arguments")
@@ -52,6 +52,7 @@ _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
 _FENCES = ("```", "~~~")
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DIGITS = frozenset("0123456789")
+_UPPER_NAME = _UPPER | _DIGITS | {"_"}  # (what may follow the first capital of Codex's $NAME)
 _FIRST_DIGITS = frozenset("01")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
@@ -537,7 +538,7 @@ def _placeholder(body, at, named, host, upper):
     if host == "codex" and upper:  # (Codex by name: its ``$ARGUMENTS`` and ``$1`` are text, so is ``$$$X``)
         return _upper(body, at, True) if body[at - 1:at] != "$" else None
     if body.startswith("ARGUMENTS", at + 1):
-        end = _digits_end(body, at + 11) if host != "opencode" else 0  # (OpenCode: $ARGUMENTS, then [N])
+        end = _skip(body, at + 11, _DIGITS) if host != "opencode" else 0  # (OpenCode: $ARGUMENTS, then [N])
         if body.startswith("[", at + 10) and at + 11 < end <= at + 15 and body.startswith("]", end):
             return end + 1 - at, "index", int(body[at + 11:end])  # $ARGUMENTS[0]: Claude Code's first
         return 10, "all", None
@@ -545,7 +546,7 @@ def _placeholder(body, at, named, host, upper):
         # (Codex reads one digit, $1 to $9, OpenCode all the digits, each whatever follows them; $0
         # is text, as in Codex, where OpenCode fills it with "undefined"; past 4 digits, no position:
         # text, as an amount)
-        end = at + 2 if host == "codex" else _digits_end(body, at + 1)
+        end = at + 2 if host == "codex" else _skip(body, at + 1, _DIGITS)
         loose = host in ("codex", "opencode")
         text = end > at + 5 or (not int(body[at + 1:end]) if loose else body[end:end + 1] in _WORD)
         return None if text else (end - at, "index", int(body[at + 1:end]))
@@ -565,18 +566,10 @@ def _placeholder(body, at, named, host, upper):
 def _upper(body, at, upper):
     """Codex's ``$NAME`` at ``body[at]``, when it is one of ``upper`` (True: any but
     ``$ARGUMENTS``), or None."""
-    end = at + 1
-    while end < len(body) and (body[end] in _UPPER or end > at + 1 and body[end] in "0123456789_"):
-        end += 1
+    end = _skip(body, at + 2, _UPPER_NAME) if body[at + 1:at + 2] in _UPPER else at + 1
     name = body[at + 1:end]
     found = name in upper if upper is not True else name != "ARGUMENTS"
     return (end - at, "upper", name) if name and found else None
-
-
-def _digits_end(body, at):
-    while body[at:at + 1] in _DIGITS:
-        at += 1
-    return at
 
 
 def _command_arguments(pieces, body, hint, named, written, host):

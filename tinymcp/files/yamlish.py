@@ -153,12 +153,10 @@ class _Reader:
         out = []
         while True:
             line = self.peek()
-            if line is None or line.indent < indent:
-                return out
+            if line is None or line.indent < indent or line.indent == indent and not line.item:
+                return out  # (a key after a sequence at its key's indentation ends it too)
             if line.indent > indent:
                 raise YamlError(line.number, line.indent + 1, "indentation that fits no item above it")
-            if not line.item:
-                return out  # (a key after a sequence at its key's indentation)
             item_path = path + (len(out),)
             self.lines[item_path] = line.number
             rest = line.text[1:].lstrip(" ")
@@ -402,9 +400,8 @@ def _number(text, number, column):
     body = text[1:] if text[:1] in "+-" else text
     mantissa, e, exponent = body.partition("e") if "e" in body else body.partition("E")
     head, dot, tail = mantissa.partition(".")
-    if not (head or tail) or (head and not _digits(head)) or (tail and not _digits(tail)):
-        return None
-    if e and not _digits(exponent[1:] if exponent[:1] in "+-" else exponent):
+    if not (head or tail) or (head and not _digits(head)) or (tail and not _digits(tail)) or (
+            e and not _digits(exponent[1:] if exponent[:1] in "+-" else exponent)):
         return None
     if len(head) + len(tail) > _MAX_DIGITS:
         raise YamlError(number, column + 1, "a number of more than %d digits (quote it to keep it "
@@ -495,8 +492,10 @@ def _flow(text, at, number, column, depth):
             raise YamlError(number, column + i + 1, "expected ',' or %r" % closing)
 
 
-def _skip(text, i):
-    while i < len(text) and text[i] in " \t":
+def _skip(text, i, chars=" \t"):
+    """The index of the first character from ``text[i]`` on that is not one of ``chars``
+    (blanks; ``files.formats``: digits, or a Codex name's letters), or ``len(text)``."""
+    while i < len(text) and text[i] in chars:
         i += 1
     return i
 

@@ -43,8 +43,6 @@ def join(path, key):
 
 def surrogate_at(text):
     """Index of the first lone surrogate in ``text`` (a JSON file can hold "\\ud800"), or -1."""
-    if text.isascii():
-        return -1
     try:
         text.encode("utf-8")
         return -1
