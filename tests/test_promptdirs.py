@@ -117,7 +117,7 @@ def test_every_problem_of_every_file_at_once_with_file_and_line(tmp_path):
     root = write(tmp_path, {
         "review.md": REVIEW.replace("required: true", "required: yes"),
         "bad.md": "---\ntitle: [x]\nicons: 3\n---\nx\n",
-        "fence.md": "```\n{{ user.name }}\n```\n",
+        "hbs.md": "Hi\n{{ user.name }}\n",
         "latin.md": b"caf\xe9".decode("latin-1"),
         "ok.md": "fine\n"})
     with open(os.path.join(root, "latin.md"), "wb") as f:
@@ -125,7 +125,7 @@ def test_every_problem_of_every_file_at_once_with_file_and_line(tmp_path):
     at = lambda rel: os.path.join(root, rel)  # noqa: E731
     assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
         "%s:2:1: {{user.name}}: template logic (Handlebars, Mustache, Jinja or Go template code) is not "
-        "run here; write \\{{ to keep it as text" % at("fence.md"),
+        "run here; write \\{{ to keep it as text" % at("hbs.md"),
         "%s:2: not UTF-8 (save the file as UTF-8)" % at("latin.md"),
         "%s:2: title: expected a string, got a list" % at("bad.md"),
         "%s:3: icons: expected a list, got the number 3" % at("bad.md"),

@@ -662,6 +662,19 @@ def test_a_role_marker_inside_a_code_fence_is_text():
         ("assistant", "Done.")]
 
 
+def test_in_a_code_fence_braces_naming_no_declared_argument_are_code_kept_as_text():
+    # Bug: a command showing Svelte's args={{ label: 'Click' }}, or a workflow's
+    # ${{ needs.build.outputs.hashes }}, in a fenced block was left out as template logic
+    text = ("---\narguments:\n  - name: topic\n---\nOn {{topic}}:\n\n```svelte\n<p>{{ msg }}</p>\n"
+            "<Story args={{ label: 'Click' }} />\nrun: ${{ a.b }} {{#if x}} {{ }} {{topic}}\n```\nEnd {{\n")
+    result = promptfiles.parse("f.md", text)
+    assert result.problems == [(12, 5, "", "'{{' opens no placeholder: write {{name}}, or \\{{ for literal braces")]
+    text = text.replace("End {{", "End")
+    assert rendered("f.md", text, topic="T") == [("user", text[text.index("On "):].replace("{{topic}}", "T").strip())]
+    assert promptfiles.parse("f.md", text).warnings == [(8, "'{{' naming no declared argument in a fenced code "
+                                                            "block is code: kept as text")]
+
+
 @pytest.mark.parametrize("fence", ["    ```", "``` a`b", "`` x"])
 def test_what_opens_no_code_fence_leaves_markers_as_markers(fence):
     # (indented four spaces: an indented code block's line; a backtick in a backtick

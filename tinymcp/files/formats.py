@@ -355,20 +355,33 @@ def _segment(result, out, role, start, text, explicit):
 def _mcp_template(result, text, first_line, declared):
     """The config template of MCP Markdown ``text``: ``{{ arg }}`` becomes ``{arg}``,
     ``\\{{`` a literal ``{{``, and every other brace a literal one. A placeholder is on one
-    line; a problem is reported at its line and column."""
-    pieces, at = [], 0
+    line; a problem is reported at its line and column, but in a fenced code block, where a
+    ``{{`` that is no declared argument is code (Vue's ``{{ msg }}``, JSX's ``{{ a: 1 }}``,
+    GitHub Actions' ``${{ x.y }}``) kept as text, the first told as a warning."""
+    pieces, at, closing, fence, read, line_end, told = [], 0, -2, None, 0, -1, False
     while True:
         opening = text.find("{{", at)
         if opening < 0:
             pieces.append(_literal(text[at:]))
             return "".join(pieces)
-        if opening and text[opening - 1] == "\\":
-            pieces.append(_literal(text[at:opening - 1] + "{{"))
+        escaped = opening > 0 and text[opening - 1] == "\\"
+        pieces.append(_literal(text[at:opening - escaped]))
+        if closing != -1 and closing < opening + 2:  # (else the '}}' found last is still the next: linear in all)
+            closing = text.find("}}", opening + 2)
+        name = text[opening + 2:closing].strip() if closing >= 0 else ""
+        if not escaped and name not in declared and opening > line_end:  # (in a fenced code block? each line
+            line = text.rfind("\n", 0, opening) + 1  # read once, on its first '{{' that names no argument)
+            for row in text[read:line].split("\n")[:-1]:
+                fence = _fenced(row, fence)
+            read, line_end = line, text.find("\n", opening) % (len(text) + 1)
+            if fence is not None and not told:  # (code: the first told alone, the rest of it is alike)
+                told = True
+                result.warnings.append((first_line + line_column(text, opening)[0] - 1, "'{{' naming no declared "
+                                        "argument in a fenced code block is code: kept as text"))
+        if escaped or name not in declared and fence is not None:
+            pieces.append("{{{{")  # (a literal '{{')
             at = opening + 2
             continue
-        pieces.append(_literal(text[at:opening]))
-        closing = text.find("}}", opening + 2)
-        name = text[opening + 2:closing].strip() if closing >= 0 else ""
         if not name or "{" in name or "}" in name or "\n" in name:
             if _template_problem(result, text, opening, first_line, "'{{' opens no placeholder: "
                                  "write {{name}}, or \\{{ for literal braces"):
