@@ -183,6 +183,10 @@ def test_a_file_of_many_empty_messages_tells_its_first_problems():
     ("p.md", "\n" * 1000000 + "x\n"),  # (a pop from the front of the lines each: 3 minutes)
     ("p.prompt.md", "${input:" * 120000 + "}"),  # (each looked for the one '}' at the end: 8 s)
     ("c.md", "---\narguments: [x, %s]\n---\n$%sb\n" % ("a-" * 160000 + "a", "a-" * 160000 + "a")),
+    # (code braces kept as text each copied the text up to a '}}' far ahead: 49 s, 14 s)
+    ("f.md", "```\n" + "{{" * 520000 + "\n```\n}}\n"),
+    ("f.md", "```\n" + "a {{ x\n" * 140000 + "```\n}}\n"),
+    ("f.md", "\\{{" * 340000 + "}}\n"),
 ])
 def test_hostile_bodies_near_the_size_limit_are_read_in_linear_time(relpath, text):
     # (a named argument with a hyphen each two characters was cut at each: 16 s)

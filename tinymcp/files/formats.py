@@ -368,7 +368,8 @@ def _mcp_template(result, text, first_line, declared):
         pieces.append(_literal(text[at:opening - escaped]))
         if closing != -1 and closing < opening + 2:  # (else the '}}' found last is still the next: linear in all)
             closing = text.find("}}", opening + 2)
-        name = text[opening + 2:closing].strip() if closing >= 0 else ""
+        # (none with a brace in it: a '{' found first, no text is copied twice, nor hashed)
+        name = text[opening + 2:closing].strip() if closing >= 0 and text.find("{", opening + 2, closing) < 0 else ""
         if not escaped and name not in declared and opening > line_end:  # (in a fenced code block? each line
             line = text.rfind("\n", 0, opening) + 1  # read once, on its first '{{' that names no argument)
             for row in text[read:line].split("\n")[:-1]:
