@@ -35,6 +35,8 @@ Everything else in a body is literal text: shell (``!cmd``, ``!{cmd}``) and file
 verbatim, never expanded again (the config's template rule).
 """
 
+import re
+
 from ..codec import line_column
 from ..model.check import ALNUM, ROLES, close_match, describe
 from .yamlish import YamlError, _skip, load as load_yaml
@@ -50,6 +52,7 @@ HOST_KEYS = frozenset((
     "handoffs", "target", "infer", "agents", "excludeAgent", "advancedOptions", "mcp-servers", "subtask"))
 _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
 _FENCES = ("```", "~~~")
+_CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)  # (a front matter's closing line)
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DIGITS = frozenset("0123456789")
 _UPPER_NAME = _UPPER | _DIGITS | {"_"}  # (what may follow the first capital of Codex's $NAME)
@@ -149,29 +152,24 @@ def parse(relpath, text, host=None):
 # --- front matter --------------------------------------------------------------------------
 
 def _front_matter(result, text):
-    """``(mapping, first body line, body)``; ``(None, ...)`` after a problem. Read a line at a
-    time up to its end: the body is never split into lines (skills hold megabytes of them)."""
+    """``(mapping, first body line, body)``; ``(None, ...)`` after a problem. The closing line
+    is looked for by ``_CLOSING``: the body is never split into lines (skills hold megabytes)."""
     opening = text.partition("\n")[0]
     if opening.rstrip(" \t") != "---":  # (trailing blanks allowed, as on a closing line)
         return {}, 1, text
-    at, end = text.find("\n") + 1, 1  # (line ``end``, from 0, starts at ``at``)
-    while at:
-        stop = text.find("\n", at)
-        if (text[at:] if stop < 0 else text[at:stop]).rstrip(" \t") in ("---", "..."):
-            break
-        at, end = stop + 1, end + 1
-    else:
+    closing = _CLOSING.search(text, len(opening) + 1) if "\n" in text else None
+    if closing is None:
         result.fail(1, None, "", "front matter opened by '---' is never closed (end it with a line '---')")
         return None, 0, ""
     try:
-        value, result.front_lines = _load_front(result, text[len(opening) + 1:at - 1])
+        value, result.front_lines = _load_front(result, text[len(opening) + 1:closing.start() - 1])
     except YamlError as exc:
         result.fail(exc.line, exc.column, "", "front matter: %s" % exc.message)
         return None, 0, ""
     if isinstance(value, list):  # (else a mapping, or None for no content)
         result.fail(2, None, "", "front matter: expected 'key: value' lines, got a list")
         return None, 0, ""
-    return value or {}, end + 2, "" if stop < 0 else text[stop + 1:]
+    return value or {}, text.count("\n", 0, closing.start()) + 2, text[closing.end() + 1:]
 
 
 def _codex_front(text):
