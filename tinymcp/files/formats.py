@@ -154,15 +154,16 @@ def parse(relpath, text, host=None):
 def _front_matter(result, text):
     """``(mapping, first body line, body)``; ``(None, ...)`` after a problem. The closing line
     is looked for by ``_CLOSING``: the body is never split into lines (skills hold megabytes)."""
-    opening = text.partition("\n")[0]
-    if opening.rstrip(" \t") != "---":  # (trailing blanks allowed, as on a closing line)
+    newline = text.find("\n")  # (the first line alone is copied, not the rest)
+    # (trailing blanks allowed, as on a closing line)
+    if (text if newline < 0 else text[:newline]).rstrip(" \t") != "---":
         return {}, 1, text
-    closing = _CLOSING.search(text, len(opening) + 1) if "\n" in text else None
+    closing = _CLOSING.search(text, newline + 1) if newline >= 0 else None
     if closing is None:
         result.fail(1, None, "", "front matter opened by '---' is never closed (end it with a line '---')")
         return None, 0, ""
     try:
-        value, result.front_lines = _load_front(result, text[len(opening) + 1:closing.start() - 1])
+        value, result.front_lines = _load_front(result, text[newline + 1:closing.start() - 1])
     except YamlError as exc:
         result.fail(exc.line, exc.column, "", "front matter: %s" % exc.message)
         return None, 0, ""
@@ -334,10 +335,11 @@ def _marker(line):
 def _trimmed(text, start):
     """``text`` without its leading and trailing blank lines, and the number of its first
     line kept (``start``: the number of its first line, and still that when none is kept)."""
-    if not text.strip():
+    end = len(text.rstrip())  # (where its trailing blanks start; 0: it is all blank)
+    if not end:
         return "", start
     begin = text.rfind("\n", 0, len(text) - len(text.lstrip())) + 1
-    stop = text.find("\n", len(text.rstrip()))
+    stop = text.find("\n", end)
     return text[begin:stop if stop >= 0 else len(text)], start + text.count("\n", 0, begin)
 
 
