@@ -85,8 +85,9 @@ def quote(text):
 def escaped_size(text):
     """The bytes ``text`` takes inside a JSON string on the wire (ASCII-escaped: up to 12
     a character), quotes not counted."""
-    return len(text) if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text else \
-        len(quote(text)) - 2
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return len(text)
+    return len(quote(text)) - 2
 
 
 def line_column(text, pos):

@@ -82,8 +82,9 @@ def _known_mistake(text, pos):
     c = text[pos:pos + 1]
     if c == "'":
         return pos, 'a string in single quotes: JSON needs double quotes ("...")'
-    return (pos, 'a curly quote (%s): JSON needs straight double quotes ("...")' % c) if c and c in \
-        "\u201c\u201d\u2018\u2019" else None
+    if c and c in "\u201c\u201d\u2018\u2019":
+        return pos, 'a curly quote (%s): JSON needs straight double quotes ("...")' % c
+    return None
 
 
 def _trailing_comma(text, pos):

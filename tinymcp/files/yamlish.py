@@ -355,8 +355,9 @@ def _colon(text):
 
 def _strip_comment(text):
     """``text`` without a trailing `` # comment`` (quotes and brackets respected)."""
-    # (no comment, or one that the quoted or flow reader takes off)
-    return (text if "#" not in text or text[:1] in ("\"", "'", "[", "{") else text[:_comment_at(text)]).rstrip(" \t")
+    if "#" not in text or text[:1] in ("\"", "'", "[", "{"):
+        return text.rstrip(" \t")  # (no comment, or one that the quoted or flow reader takes off)
+    return text[:_comment_at(text)].rstrip(" \t")
 
 
 def _refuse_reserved(text, flow, number, column, advice, at=0):

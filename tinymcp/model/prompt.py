@@ -340,7 +340,9 @@ def completion(p, name, value, context):
         return (lambda: _called(p, arg["complete"], value, context)), None
     if "completions" in arg or "choices" in arg:
         return None, _prefix_matches(arg["completions"] if "completions" in arg else arg["choices"], value)
-    return ((lambda: _called(p, p["complete"], name, value, context)), None) if "complete" in p else (None, [])
+    if "complete" in p:
+        return (lambda: _called(p, p["complete"], name, value, context)), None
+    return None, []
 
 
 def _called(p, complete, *args):

@@ -141,7 +141,9 @@ class Outbox:
             self.size = 0
         if len(entries) == 1 and entries[0].batch is None:  # the common case: one reply
             entry = entries[0]
-            return entry.notes if entry.reply is None else entry.notes + entry.reply if entry.notes else entry.reply
+            if entry.reply is None or not entry.notes:
+                return entry.notes if entry.reply is None else entry.reply
+            return entry.notes + entry.reply
         out = []
         batch, replies = None, []
         for entry in entries:
