@@ -14,10 +14,10 @@ import re
 
 from .errors import TinyMCPError
 
-_BLANK = " \t\n\r"
+BLANK = " \t\n\r"
 _WS = re.compile(r"[ \t\n\r]*")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')  # (a string's characters that stand for themselves)
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _ESCAPED = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _CONSTANTS = ("NaN", "Infinity", "-Infinity")
@@ -51,7 +51,7 @@ class _Reader:
 
     def skip(self, i):
         text = self.text
-        return _WS.match(text, i).end() if text[i:i + 1] in _BLANK and i < len(text) else i
+        return _WS.match(text, i).end() if text[i:i + 1] in BLANK and i < len(text) else i
 
     def value(self, i):
         """``(value, index after it)`` of the value at ``text[i]``."""
@@ -66,7 +66,7 @@ class _Reader:
         for word, value in (("null", None), ("true", True), ("false", False)):
             if c == word[0] and text.startswith(word, i):
                 return value, i + len(word)
-        match = _NUMBER.match(text, i)
+        match = NUMBER.match(text, i)
         if match:
             if match.group(1) or match.group(2):
                 return float(match.group()), match.end()

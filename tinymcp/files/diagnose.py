@@ -6,7 +6,7 @@ import re
 
 from ..codec import MAX_INT_DIGITS, line_column
 from ..errors import cut
-from ..jsonlite import _BLANK, _NUMBER, TOKEN
+from ..jsonlite import BLANK, NUMBER, TOKEN
 from ..model.check import close_match
 
 
@@ -45,7 +45,7 @@ def explain(text, exc):
         return 0, "the file is %s, not UTF-8: save it as UTF-8" % wide
     if binary:
         return _not_utf8(text, exc.start)
-    if not text.strip(_BLANK):
+    if not text.strip(BLANK):
         return 0, 'the file is empty: a config is a JSON object, at least {"prompts": []}'
     if isinstance(exc, RecursionError):
         stack = _open_brackets(text, len(text), 500)
@@ -54,7 +54,7 @@ def explain(text, exc):
     pos = getattr(exc, "pos", None)
     if pos is None:
         return _refused(text, str(exc))
-    first = len(text) - len(text.lstrip(_BLANK))
+    first = len(text) - len(text.lstrip(BLANK))
     if pos == first and text[first] not in '{["' and _looks_like_yaml(text):
         return pos, 'this looks like YAML, but a config file is JSON, such as {"prompts": [...]}'
     return _known_mistake(text, pos) or _decoder_error(text, exc.msg, pos)
@@ -90,9 +90,9 @@ def _known_mistake(text, pos):
 def _trailing_comma(text, pos):
     """The position of a comma just before the closing bracket at ``pos`` (or at ``pos``
     itself, before one), else None."""
-    before = text[:pos].rstrip(_BLANK)
+    before = text[:pos].rstrip(BLANK)
     if text[pos:pos + 1] == ",":
-        after = text[pos + 1:].lstrip(_BLANK)
+        after = text[pos + 1:].lstrip(BLANK)
         return pos if after[:1] in ("}", "]") and before[-1:] not in ("", ":", ",", "[", "{") else None
     # (CPython 3.13 points at the comma, earlier at the bracket)
     return len(before) - 1 if text[pos:pos + 1] in ("}", "]") and before.endswith(",") else None
@@ -104,7 +104,7 @@ _LITERALS = {"true": "true", "false": "false", "null": "null", "none": "null"}
 
 def _decoder_error(text, msg, pos):
     """``(position, message)`` for the decoder's ``msg`` at ``pos``."""
-    end = len(text.rstrip(_BLANK))
+    end = len(text.rstrip(BLANK))
     if pos >= end and not msg.startswith(("Unterminated", "Extra")):
         return end, _cut_short(text, end)
     c = text[pos]
@@ -139,14 +139,14 @@ def _in_decimal(match):
 
 
 #: numbers JSON does not allow, as people write them: (pattern, what it is, what to
-#: write instead, for the match; ``_NUMBER``: jsonlite's pattern of a number as JSON writes
+#: write instead, for the match; ``NUMBER``: jsonlite's pattern of a number as JSON writes
 #: it, whose own groups come after the one that encloses it here)
 _NUMBER_MISTAKES = (
     (r"(-?)0[xX]([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)", "a hexadecimal number",
      lambda m: "write %s%d" % (m.group(1), int(m.group(2), 16))),
     (r"-?0[xX]", "'0x' without hexadecimal digits after it", _in_decimal),
     (r"-?0[xX]\w+", "a hexadecimal number with digits other than 0-9 and a-f", _in_decimal),
-    (r"\+(" + _NUMBER.pattern + ")", "a number with a + sign", lambda m: "write " + m.group(1)),
+    (r"\+(" + NUMBER.pattern + ")", "a number with a + sign", lambda m: "write " + m.group(1)),
     (r"(-?)0+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)", "a number with a leading zero",
      lambda m: "write " + m.group(1) + m.group(2)),
     (r"(-?)(\.[0-9]+(?:[eE][-+]?[0-9]+)?)", "a number starting with '.'",
@@ -155,7 +155,7 @@ _NUMBER_MISTAKES = (
     (r"-?[0-9]+(?:\.[0-9]+)?[eE][-+]?", "an exponent without digits",
      lambda m: "write digits after the e, as in 1.5e3"),
     (r"-?[0-9]+(?:_[0-9]+)+", "a number with '_' between digits", lambda m: "write %d" % int(m.group())),
-    (r"(" + _NUMBER.pattern + r")[A-Za-z%]+", "a number with a unit",
+    (r"(" + NUMBER.pattern + r")[A-Za-z%]+", "a number with a unit",
      lambda m: 'write %s, or "%s" for text' % (m.group(1), m.group())),
 )
 
@@ -199,7 +199,7 @@ def _unquoted(text, word=True):
 
 
 #: what ends a bare token (a number, a word, or a mistake)
-_DELIMITERS = frozenset(_BLANK + '{}[],:"')
+_DELIMITERS = frozenset(BLANK + '{}[],:"')
 
 
 def _cut_short(text, end):
@@ -213,7 +213,7 @@ def _cut_short(text, end):
 
 def _no_value(text, pos, found):
     c = text[pos]
-    if c in ",}" and text[:pos].rstrip(_BLANK).endswith(":"):
+    if c in ",}" and text[:pos].rstrip(BLANK).endswith(":"):
         return "a key with no value: give one, or remove the key"
     if c == ",":
         return "an extra comma, where a value should be: remove it"
@@ -224,7 +224,7 @@ def _no_value(text, pos, found):
         literal = _LITERALS.get(word.lower())
         if literal is not None:
             return "%s is not JSON: write %s" % (word, literal)
-        run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(_BLANK)
+        run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(BLANK)
         return _unquoted(run, run == word)
     return 'expected a value (a "string", a number, true, false, null, [...] or {...}), %s' % found
 

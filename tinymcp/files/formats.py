@@ -39,7 +39,7 @@ import re
 
 from ..codec import line_column
 from ..model.check import ALNUM, ROLES, close_match, describe
-from .yamlish import YamlError, _skip, load as load_yaml
+from .yamlish import YamlError, skip, load as load_yaml
 
 #: front matter of MCP Markdown (each argument takes the config's argument keys)
 MCP_KEYS = ("name", "title", "description", "icons", "arguments")
@@ -552,7 +552,7 @@ def _placeholder(body, at, named, host, upper):
     if host == "codex" and upper:  # (Codex by name: its ``$ARGUMENTS`` and ``$1`` are text, so is ``$$$X``)
         return _upper(body, at, True) if body[at - 1:at] != "$" else None
     if body.startswith("ARGUMENTS", at + 1):
-        end = _skip(body, at + 11, _DIGITS) if host != "opencode" else 0  # (OpenCode: $ARGUMENTS, then [N])
+        end = skip(body, at + 11, _DIGITS) if host != "opencode" else 0  # (OpenCode: $ARGUMENTS, then [N])
         if body.startswith("[", at + 10) and at + 11 < end <= at + 15 and body.startswith("]", end):
             return end + 1 - at, "index", int(body[at + 11:end])  # $ARGUMENTS[0]: Claude Code's first
         return 10, "all", None
@@ -560,7 +560,7 @@ def _placeholder(body, at, named, host, upper):
         # (Codex reads one digit, $1 to $9, OpenCode all the digits, each whatever follows them; $0
         # is text, as in Codex, where OpenCode fills it with "undefined"; past 4 digits, no position:
         # text, as an amount)
-        end = at + 2 if host == "codex" else _skip(body, at + 1, _DIGITS)
+        end = at + 2 if host == "codex" else skip(body, at + 1, _DIGITS)
         loose = host in ("codex", "opencode")
         text = end > at + 5 or (not int(body[at + 1:end]) if loose else body[end:end + 1] in _WORD)
         return None if text else (end - at, "index", int(body[at + 1:end]))
@@ -580,7 +580,7 @@ def _placeholder(body, at, named, host, upper):
 def _upper(body, at, upper):
     """Codex's ``$NAME`` at ``body[at]``, when it is one of ``upper`` (True: any but
     ``$ARGUMENTS``), or None."""
-    end = _skip(body, at + 2, _UPPER_NAME) if body[at + 1:at + 2] in _UPPER else at + 1
+    end = skip(body, at + 2, _UPPER_NAME) if body[at + 1:at + 2] in _UPPER else at + 1
     name = body[at + 1:end]
     found = name in upper if upper is not True else name != "ARGUMENTS"
     return (end - at, "upper", name) if name and found else None

@@ -469,7 +469,7 @@ def _flow(text, at, number, column, depth):
     out = [] if closing == "]" else {}
     i = at + 1
     while True:
-        i = _skip(text, i)
+        i = skip(text, i)
         if i >= len(text) or _is_comment(text, i):
             raise YamlError(number, column + at + 1, "a %r that does not close on its line" % text[at])
         if text[i] == closing:
@@ -480,20 +480,20 @@ def _flow(text, at, number, column, depth):
         else:
             start = i
             key, i = _flow_key(text, i, number, column)
-            i = _skip(text, i)
+            i = skip(text, i)
             if not text.startswith(":", i):
                 raise YamlError(number, column + i + 1, "expected ':' in a {key: value} mapping")
             if key in out:
                 raise YamlError(number, column + start + 1, "key %r given twice" % key)
-            out[key], i = _flow_item(text, _skip(text, i + 1), number, column, depth)
-        i = _skip(text, i)
+            out[key], i = _flow_item(text, skip(text, i + 1), number, column, depth)
+        i = skip(text, i)
         if text.startswith(",", i):
             i += 1
         elif i < len(text) and text[i] != closing and not _is_comment(text, i):  # (those: above)
             raise YamlError(number, column + i + 1, "expected ',' or %r" % closing)
 
 
-def _skip(text, i, chars=" \t"):
+def skip(text, i, chars=" \t"):
     """The index of the first character from ``text[i]`` on that is not one of ``chars``
     (blanks; ``files.formats``: digits, or a Codex name's letters), or ``len(text)``."""
     while i < len(text) and text[i] in chars:

@@ -30,7 +30,7 @@ class Method:
         self.probe, self.check = probe, check or (lambda params: None)
 
 
-def _param(params, key, what=None, kind=str):
+def param(params, key, what=None, kind=str):
     """``params[key]`` if it is a ``kind``: a string, or with ``dict`` an object; else -32602."""
     value = params.get(key)
     if type(value) is not kind:
@@ -99,7 +99,7 @@ def _set_level(session, call, level):
 
 # --- both eras -----------------------------------------------------------------------------
 
-def _list_result(session, call, key, items, cursor, listing):
+def list_result(session, call, key, items, cursor, listing):
     """The ``prompts/list`` (or ``tools/list``) result: the page of ``items`` (a
     ``PromptSet``) after ``cursor``, each as ``listing(item, revision)`` shows it."""
     config = session.server.config
@@ -112,7 +112,7 @@ def _list_result(session, call, key, items, cursor, listing):
 
 
 def _prompts_list(session, call, cursor):
-    return _list_result(session, call, "prompts", session.server.config.prompts, cursor, prompts.listing)
+    return list_result(session, call, "prompts", session.server.config.prompts, cursor, prompts.listing)
 
 
 def _prompt(session, name):
@@ -138,7 +138,7 @@ def _retry_fields(params):
         raise InvalidParams("Invalid params: requestState must be a string")
 
 
-def _prompts_get(session, call, args):
+def prompts_get(session, call, args):
     name, arguments, params = args
     if call.stateless:
         _retry_fields(params)
@@ -177,14 +177,14 @@ def _get_result(call, p, messages, limits):
 
 
 def _complete_params(params):
-    ref = _param(params, "ref", kind=dict)
+    ref = param(params, "ref", kind=dict)
     kind = ref.get("type")
     if kind == "ref/resource":
         raise InvalidParams("Invalid params: tinymcp serves no resources, so ref/resource "
                             "has no completions")
     if kind != "ref/prompt":
         raise InvalidParams("Invalid params: ref.type must be 'ref/prompt'")
-    name = _param(ref, "name", "ref.name")
+    name = param(ref, "name", "ref.name")
     argument = params.get("argument")
     if type(argument) is not dict or type(argument.get("name")) is not str \
             or type(argument.get("value")) is not str:
@@ -230,15 +230,15 @@ def _listen(session, call, wanted):
 #: method name -> its row. 2026-07-28 removed initialize, notifications/initialized, ping
 #: and logging/setLevel, and added server/discover and subscriptions/listen.
 REGISTRY = {m.name: m for m in (
-    Method("initialize", _initialize, stateless=False, check=lambda params: _param(params, "protocolVersion")),
+    Method("initialize", _initialize, stateless=False, check=lambda params: param(params, "protocolVersion")),
     # 2025-11-25 ping "Behavior Requirements": MUST respond promptly with {}
     Method("ping", lambda session, call, args: {}, stateless=False),
     Method("logging/setLevel", _set_level, stateless=False, check=lambda params: params.get("level")),
     Method("prompts/list", _prompts_list, check=lambda params: params.get("cursor")),
-    Method("prompts/get", _prompts_get,
-           check=lambda params: (_param(params, "name"), params.get("arguments"), params)),
+    Method("prompts/get", prompts_get,
+           check=lambda params: (param(params, "name"), params.get("arguments"), params)),
     Method("completion/complete", _complete, check=_complete_params),
     Method("server/discover", _discover, handshake=False, probe=True),
     Method("subscriptions/listen", _listen, handshake=False,
-           check=lambda params: _param(params, "notifications", kind=dict)),
+           check=lambda params: param(params, "notifications", kind=dict)),
 )}

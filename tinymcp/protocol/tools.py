@@ -16,7 +16,7 @@ from ..codec import dumps, escaped_size
 from ..errors import InvalidParams, clip
 from ..model.config import PromptSet
 from ..model.prompt import too_big
-from .methods import Method, _list_result, _param, _prompts_get
+from .methods import Method, list_result, param, prompts_get
 from .state import Deferred
 
 _OUTPUT = {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}
@@ -43,11 +43,11 @@ def _listing(tool, rev):
 
 
 def _tools_list(session, call, cursor):
-    return _list_result(session, call, "tools", _TOOLS, cursor, _listing)
+    return list_result(session, call, "tools", _TOOLS, cursor, _listing)
 
 
 def _call_params(params):
-    name, arguments = _param(params, "name"), params.get("arguments")
+    name, arguments = param(params, "name"), params.get("arguments")
     if arguments is not None and type(arguments) is not dict:
         raise InvalidParams("Invalid params: arguments must be an object")
     if name not in ("list_prompts", "get_prompt"):  # (tools "Error Handling": unknown tool)
@@ -67,7 +67,7 @@ def _tools_call(session, call, args):
     if type(prompt) is not str:
         return _result(call, "Invalid arguments: name must be a string", error=True)
     try:
-        got = _prompts_get(session, call, (prompt, arguments.get("arguments"), {}))
+        got = prompts_get(session, call, (prompt, arguments.get("arguments"), {}))
     except InvalidParams as exc:  # (unknown prompt, refused arguments: as prompts/get says it)
         return _result(call, exc.message, error=True)
     if type(got) is Deferred:  # (a render callable runs first)
