@@ -124,18 +124,26 @@ def test_a_renamed_copy_serves_as_python_m_sometool_vendor_tinymcp(tmp_path, con
     assert_serves_prompts(replies)
 
 
-def test_a_copy_without_its_optional_parts_says_so_for_their_options(tmp_path):
-    # (--socket and --connect ended in a ModuleNotFoundError traceback where socket/ was deleted)
+@pytest.mark.parametrize("leftover", [False, True], ids=["deleted", "pycache-left"])
+def test_a_copy_without_its_optional_parts_says_so_for_their_options(tmp_path, leftover):
+    # (--socket and --connect ended in a ModuleNotFoundError traceback where socket/ was
+    # deleted, or only its __pycache__ was left; load_files() and serve() with prompt_dirs too)
     root = make_vendored_copy(tmp_path / "app", src=PACKAGE_DIR, core_only=True)
-    (root / "sometool" / "_vendor" / "tinymcp" / "socket" / "__pycache__").mkdir(parents=True)  # (left behind)
-    for args, status, says in ((["--socket", "s"], 2, "--socket is served by the socket/ part"),
-                               (["--connect", "s"], 2, "--connect is served by the socket/ part"),
-                               (["--prompts", str(tmp_path)], 1, "prompt folders are read by the files/ part")):
-        done = subprocess.run([sys.executable, "-m", VENDORED_NAME] + args, cwd=str(tmp_path),
+    if leftover:
+        (root / "sometool" / "_vendor" / "tinymcp" / "socket" / "__pycache__").mkdir(parents=True)
+    api = "import %s as t; t.%s" % (VENDORED_NAME, "%s")
+    for args, status, says in ((["-m", VENDORED_NAME, "--socket", "s"], 2, "--socket is served by the socket/ part"),
+                               (["-m", VENDORED_NAME, "--connect", "s"], 2, "--connect is served by the socket/ part"),
+                               (["-m", VENDORED_NAME, "--prompts", "."], 1, "prompt folders are read by the files/ part"),
+                               (["-c", api % "load_files(None, None, ['.'])"], 1,
+                                "ConfigError: prompt_dirs: prompt folders are read by the files/ part"),
+                               (["-c", api % "serve({'prompts': [], 'prompt_dirs': ['.']})"], 1,
+                                "ConfigError: prompt_dirs: prompt folders are read by the files/ part")):
+        done = subprocess.run([sys.executable] + args, cwd=str(tmp_path),
                               env=clean_env(PYTHONPATH=str(root)), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
         assert (done.returncode, done.stdout) == (status, "") and says in done.stderr, done.stderr
-        assert "Traceback" not in done.stderr
+        assert "ModuleNotFoundError" not in done.stderr
 
 
 def test_main_run_by_its_path_serves_without_runpy_whatever_the_folder_is_called(tmp_path, config_file):

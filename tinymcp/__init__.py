@@ -34,8 +34,8 @@ def load_files(config=None, base=None, prompt_dirs=(), notes=None):
     problem of every file at its file and line. With ``notes`` (a list), a file with
     problems is left out instead, its problems added there as ``(path, message)``, with
     what was ignored (an unknown front-matter key); the config's own problems still raise."""
-    from .files.folders import load_files
-    return load_files(config, base, prompt_dirs, notes)
+    from .source import folders_part
+    return folders_part().load_files(config, base, prompt_dirs, notes)
 
 
 def serve(config=None, **options):

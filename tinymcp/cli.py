@@ -97,11 +97,19 @@ def _check_together(opts, named):
     if opts["watch"] and opts["config"] is None and not opts["prompts"]:
         raise UsageError("--watch needs --config FILE or --prompts DIR")
     for name, module in (("--socket", "unix"), ("--connect", "bridge")):  # (optional: a copy may not have it)
-        if name in named and __import__("importlib.util").util.find_spec(__package__ + ".socket." + module) is None:
+        if name in named and not _has(__package__ + ".socket." + module):
             raise UsageError("%s is served by the socket/ part of tinymcp, which this copy does not have" % name)
     modes = [name for name in ("--check", "--list", "--render", "--socket") if name in named]
     if len(modes) > 1:  # (each ends what the others do: one would be done, silently)
         raise UsageError("%s: one at a time" % " and ".join(modes))
+
+
+def _has(module):
+    """Whether this copy has ``module`` (of an optional part, which a copy may delete)."""
+    try:
+        return __import__("importlib.util").util.find_spec(module) is not None
+    except ImportError:  # (its folder deleted: find_spec imports the folder first)
+        return False
 
 
 def main(argv=None, default_config=None, default_name="default config", gc_paused=False):

@@ -67,12 +67,13 @@ def _explain(text, exc):
     return explain(text, exc)
 
 
-def _folders():
+def folders_part():
+    """``files.folders``; ``ConfigError`` in a copy without files/ (an optional part)."""
     try:
         from .files import folders
     except ImportError:
         raise ConfigError([("prompt_dirs", "prompt folders are read by the files/ part of tinymcp, "
-                                           "which this copy does not have")])
+                                           "which this copy does not have")]) from None
     return folders
 
 
@@ -107,7 +108,7 @@ class ConfigFile:
         if not self.folders:
             return load_config(config, owned=True)
         if self.lenient is None:
-            self.lenient = _folders().Lenient(self.strict)
+            self.lenient = folders_part().Lenient(self.strict)
         return self.lenient.build(self.folders, config, files)
 
     def _read(self):
@@ -118,7 +119,7 @@ class ConfigFile:
         self.folders = None  # (a reload may find the config's prompt_dirs gone)
         if self.dirs or (type(config) is dict and "prompt_dirs" in config):
             base = os.path.dirname(self.path) if self.path else None
-            self.folders = _folders().Folders(config, base, self.dirs)
+            self.folders = folders_part().Folders(config, base, self.dirs)
         self.loaded = self.seen = (own, self.folders.signature() if self.watch and self.folders else ())
         return config, self.folders.read() if self.folders else None
 
