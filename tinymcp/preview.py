@@ -107,7 +107,8 @@ options:
                    With a file, SIGHUP reloads it (an invalid file keeps the old
                    prompts) and clients are told when the prompts change
   --prompts DIR    also serve the prompt files under DIR (repeatable; Markdown,
-                   Claude Code, Codex, VS Code and Gemini CLI formats: see README);
+                   Claude Code commands, skills and plugins, Codex, VS Code and
+                   Gemini CLI formats: see docs/prompt-files.md);
                    with --config, the prompts of all of them are served together
   --page-size N    prompts per prompts/list page (overrides the config's page_size)
   --watch          also reload the --config file and the prompt folders whenever

@@ -2,7 +2,7 @@
 
 DEFAULT_CONFIG = {
     "server": {"name": "tinymcp", "title": "tinymcp default prompts",
-               "instructions": "Prompts for everyday code work: review, explain an error, write a commit message."},
+               "instructions": "Prompts for everyday code work: review, explain an error, write a commit message, write tests."},
     "prompts": [
         {"name": "code_review", "title": "Review code",
          "description": "Review a piece of code for bugs, clarity and risk.",
