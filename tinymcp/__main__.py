@@ -1,5 +1,6 @@
 """``python3 -m tinymcp``: see ``tinymcp.cli``."""
 
+import os
 import sys
 
 
@@ -7,7 +8,6 @@ def _valid_std_fds():
     """Started with ``0<&-``, ``1>&-`` or ``2>&-``, the process has a free fd 0, 1 or 2 that
     the next file opened would take (the config file, the socket, the protocol stream):
     each one closed is made ``/dev/null`` first, and ``sys.stdin/stdout/stderr`` with it."""
-    import os
     for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
         try:
             os.fstat(fd)
@@ -28,7 +28,6 @@ if __name__ == "__main__":
     if hasattr(signal, "SIGHUP"):  # (outside serving, one racing a SIGTERM's exit ended the
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # process; serving, it reloads)
     if not __package__:  # (run by its path: the folder is imported as the package it is)
-        import os
         folder = os.path.dirname(os.path.abspath(__file__))
         if sys.path and os.path.abspath(sys.path[0] or ".") == folder:
             del sys.path[0]  # (its modules are not top-level ones)

@@ -6,7 +6,7 @@ integers of more than ``MAX_INT_DIGITS`` digits; encoding is compact and ASCII-o
 message never holds an embedded newline (transports "stdio", every revision).
 """
 
-from .errors import ConfigError
+from .errors import ConfigError, line_column
 
 #: the longest integer literal read: ``int()`` takes quadratic time in the digits (a 16
 #: MiB line of 4000-digit integers held the loop ~0.3 s), and Python 3.11+ refuses over
@@ -88,11 +88,6 @@ def escaped_size(text):
     if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
         return len(text)
     return len(quote(text)) - 2
-
-
-def line_column(text, pos):
-    """``(line, column)`` of character ``pos`` of ``text``, both from 1, as editors show them."""
-    return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
 
 
 def load_file(data, name, explain=None):

@@ -100,6 +100,11 @@ def clip(value, limit=80):
     return repr(text) if isinstance(value, str) else text
 
 
+def line_column(text, pos):
+    """``(line, column)`` of character ``pos`` of ``text``, both from 1, as editors show them."""
+    return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+
+
 def clip_names(names, most=10, limit=40):
     """The first ``most`` of ``names``, each ``clip``-ped to ``limit``, and how many more."""
     shown = ", ".join(clip(n, limit) for n in names[:most])

@@ -12,7 +12,7 @@ bounded, as ``json``'s, by the interpreter's recursion limit (RecursionError).
 
 import re
 
-from .errors import TinyMCPError
+from .errors import TinyMCPError, line_column
 
 BLANK = " \t\n\r"
 _WS = re.compile(r"[ \t\n\r]*")
@@ -27,8 +27,7 @@ class DecodeError(TinyMCPError, ValueError):
     """What ``json.JSONDecodeError`` carries: ``msg``, ``pos``, ``lineno``, ``colno``."""
 
     def __init__(self, msg, doc, pos):
-        lineno = doc.count("\n", 0, pos) + 1
-        colno = pos - doc.rfind("\n", 0, pos)
+        lineno, colno = line_column(doc, pos)
         TinyMCPError.__init__(self, "%s: line %d column %d (char %d)" % (msg, lineno, colno, pos))
         self.msg, self.doc, self.pos, self.lineno, self.colno = msg, doc, pos, lineno, colno
 

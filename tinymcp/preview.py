@@ -7,6 +7,7 @@ only for those: a server never is.
 """
 
 import sys
+from contextlib import suppress
 
 from . import __version__, codec
 from .errors import SHOWN
@@ -63,10 +64,8 @@ def printed(command):
     stdout went away first (``--list | head -1``: no traceback for a closed pipe). What
     stdout cannot encode (a lone surrogate a config's text may hold, or any non-ASCII on an
     ASCII terminal) is shown backslash-escaped, as stderr shows it."""
-    try:
+    with suppress(AttributeError, ValueError, OSError):  # (a stream that is not a text file: written as it takes it)
         sys.stdout.reconfigure(errors="backslashreplace")
-    except (AttributeError, ValueError, OSError):
-        pass  # (a stream that is not a text file: written as it takes it)
     try:
         status = command()
         sys.stdout.flush()

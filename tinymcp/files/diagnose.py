@@ -3,9 +3,10 @@ comma, single quotes, YAML, an empty file, another encoding, a number JSON does 
 a bracket that closes nothing... (``explain``, which ``codec.load_file`` asks)."""
 
 import re
+from contextlib import suppress
 
-from ..codec import MAX_INT_DIGITS, line_column
-from ..errors import cut
+from ..codec import MAX_INT_DIGITS
+from ..errors import cut, line_column
 from ..jsonlite import BLANK, NUMBER, TOKEN
 from ..model.check import close_match
 
@@ -19,10 +20,8 @@ def _not_utf8(data, start):
     message = "byte 0x%02X is not UTF-8" % byte[0]
     # (Latin-1 and Windows-1252, Notepad's "ANSI", differ only in 0x80-0x9F)
     encoding = "Latin-1" if byte >= b"\xa0" else "Windows-1252"
-    try:
+    with suppress(UnicodeDecodeError):  # (a byte Windows-1252 leaves undefined)
         message += ": the file looks like %s (where it is %r)" % (encoding, byte.decode(encoding))
-    except UnicodeDecodeError:  # (a byte Windows-1252 leaves undefined)
-        pass
     return len(data[:start].decode("utf-8")), message + "; save it as UTF-8"
 
 

@@ -27,7 +27,7 @@ line at a time.
 """
 
 from ..errors import TinyMCPError
-from ..model.check import HEX_DIGITS
+from ..model.check import is_hex
 
 
 class YamlError(TinyMCPError, ValueError):
@@ -445,21 +445,17 @@ def _escape(text, i, out, number, column):
         out.append(_ESCAPES[kind])
         return i + 2
     size = {"x": 2, "u": 4, "U": 8}.get(kind)
-    if not size or not _hex(text[i + 2:i + 2 + size], size):
+    if not size or not is_hex(text[i + 2:i + 2 + size], size):
         raise YamlError(number, column + i + 1, "an unknown escape %r" % text[i:i + 2])
     code, end = int(text[i + 2:i + 2 + size], 16), i + 2 + size
     low = text[end + 2:end + 6] if text.startswith("\\u", end) else ""
-    if 0xD800 <= code <= 0xDBFF and _hex(low, 4) and 0xDC00 <= int(low, 16) <= 0xDFFF:
+    if 0xD800 <= code <= 0xDBFF and is_hex(low, 4) and 0xDC00 <= int(low, 16) <= 0xDFFF:
         code, end = 0x10000 + ((code - 0xD800) << 10) + int(low, 16) - 0xDC00, end + 6  # (a JSON-style pair)
     if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
         raise YamlError(number, column + i + 1, "an escape %r that is no Unicode character (write the "
                         "character itself)" % text[i:end])
     out.append(chr(code))
     return end
-
-
-def _hex(digits, size):
-    return len(digits) == size and HEX_DIGITS.issuperset(digits)
 
 
 def _flow(text, at, number, column, depth):

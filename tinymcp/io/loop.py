@@ -132,8 +132,6 @@ class Loop:
 
     # --- timers ----------------------------------------------------------------------
 
-    now = staticmethod(time.monotonic)
-
     def call_later(self, delay, callback):
         """Run ``callback()`` from the loop after ``delay`` seconds; returns a ``Timer``."""
         timer = Timer(time.monotonic() + max(delay, 0.0), callback)

@@ -266,11 +266,11 @@ class Hub:
             data = pump.session.prompts_changed()
             told += bool(data)
             pump.send(data)
-        self.log("info", "prompts changed (%d now): notified %d session%s" % (
-            len(new.prompts), told, "" if told == 1 else "s"))
-        for pump in list(self.pumps):  # logging: a reload is one of the server's events
+            # (logging: a reload is one of the server's events)
             pump.send(pump.session.log_event("notice", {"message": "prompts reloaded",
                                                         "prompts": len(new.prompts)}))
+        self.log("info", "prompts changed (%d now): notified %d session%s" % (
+            len(new.prompts), told, "" if told == 1 else "s"))
 
     def run(self, source=None, before_drain=lambda: None, ready=lambda: None):
         """Serve until SIGTERM/SIGINT or ``loop.stop()``, with ``source`` (a
@@ -301,9 +301,9 @@ class Hub:
         """End every session's streams, give output ``seconds`` to drain, close the rest."""
         for pump in list(self.pumps):
             pump.shutdown()
-        deadline = self.loop.now() + seconds
-        while self.pumps and self.loop.now() < deadline:
-            self.loop.run_once(deadline - self.loop.now())
+        deadline = monotonic() + seconds
+        while self.pumps and monotonic() < deadline:
+            self.loop.run_once(deadline - monotonic())
         for pump in list(self.pumps):
             pump.close()
 

@@ -41,6 +41,11 @@ def join(path, key):
     return "%s.%s" % (path, key) if path else "%s" % (key,)  # (a Python config's key may be None)
 
 
+def is_hex(digits, size):
+    """Whether ``digits`` are ``size`` hexadecimal digits."""
+    return len(digits) == size and HEX_DIGITS.issuperset(digits)
+
+
 def surrogate_at(text):
     """Index of the first lone surrogate in ``text`` (a JSON file can hold "\\ud800"), or -1."""
     try:

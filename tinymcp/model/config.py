@@ -136,8 +136,6 @@ class PromptSet:
         compares: a change tells the clients)."""
         return type(other) is PromptSet and self.names == other.names and _same(self.by_name, other.by_name)
 
-    __hash__ = None
-
     def get(self, name):
         """The prompt (its validated dict) named ``name``, or None."""
         return self.by_name.get(name)

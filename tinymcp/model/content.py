@@ -9,7 +9,7 @@ types it does not know are left out or converted, never sent raw to an older cli
 """
 
 from .. import codec
-from .check import ALNUM, LETTERS, ROLES, describe, join, shown
+from .check import ALNUM, LETTERS, ROLES, Check, describe, join, plain, shown
 from .template import Template, check_template, fill, parse_template
 
 _BLOCK_KEYS = {
@@ -244,7 +244,6 @@ def rendered_messages(result, path="render()"):
     """What a ``render`` callable returned, as wire messages: a str, or a list (any
     sequence) of messages, at least one, each held to a config's rules (never templated).
     Returns ``(messages, problems)``."""
-    from .check import Check, plain
     result = plain(result)
     if type(result) is str:
         return [{"role": "user", "content": {"type": "text", "text": result}}], []

@@ -8,8 +8,6 @@ enforced. Past a limit the client gets -32600 (the message as a whole) or -32602
 params) naming the limit, and the next line is served.
 """
 
-__all__ = ["Limits"]
-
 
 class Limits:
     __slots__ = ("max_line_bytes", "max_depth", "max_batch", "max_arguments",

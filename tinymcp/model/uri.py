@@ -9,7 +9,7 @@ when a config first has such a field: a config without one never loads this modu
 """
 
 from ..errors import InvalidParams, clip
-from .check import ALNUM, HEX_DIGITS, LETTERS
+from .check import ALNUM, LETTERS, is_hex
 from .template import Template
 
 
@@ -49,8 +49,7 @@ def _scheme_end(text):
 
 def _escape_at(text, i):
     """True when the "%" at ``text[i]`` begins an escape: two hex digits follow it."""
-    digits = text[i + 1:i + 3]
-    return len(digits) == 2 and HEX_DIGITS.issuperset(digits)
+    return is_hex(text[i + 1:i + 3], 2)
 
 
 def quote_uri(value):

@@ -98,8 +98,6 @@ def _outside_strings(line, most):
     taking off the escaped backslashes, then the escaped quotes, leaves a quote only where
     a string starts or ends. None when it holds more than ``most`` strings (cutting them
     out costs a piece each): more values and keys than that."""
-    if b'"' not in line:
-        return line
     if b"\\" in line:
         line = line.replace(b"\\\\", b"").replace(b'\\"', b"")
     return None if line.count(b'"') > 2 * most + 1 else b"".join(line.split(b'"')[::2])

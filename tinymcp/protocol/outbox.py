@@ -96,9 +96,9 @@ class Outbox:
         return entry
 
     def fill(self, entry, notes, reply):
-        """The answer of a pending entry; False (and nothing queued) when it was cancelled."""
+        """The answer of a pending entry; nothing is queued when it was cancelled."""
         if entry.dropped or not entry.pending:
-            return False
+            return
         entry.pending = False
         self.pending -= 1
         batch = entry.batch
@@ -108,7 +108,6 @@ class Outbox:
                 batch.replies += 1
         entry.notes, entry.reply = notes, reply
         self.size += _size(notes, reply, batch)
-        return True
 
     def push(self, data):
         """Queue bytes the server sends on its own (never cancelled)."""
@@ -116,17 +115,16 @@ class Outbox:
             self.add(None, data, None)
 
     def cancel(self, rid):
-        """Drop what ``rid``'s request queued; False when nothing of it waits here."""
+        """Drop what ``rid``'s request queued, if anything of it waits here."""
         entry = self._by_id.pop(rid, None)
         if entry is None:
-            return False
+            return
         self.fill(entry, b"", None)  # (a pending one: answered with nothing, it waits no more)
         entry.dropped = True
         self.size -= _size(entry.notes, entry.reply, entry.batch)
         if entry.batch is not None and entry.reply is not None:
             entry.batch.replies -= 1
         entry.notes, entry.reply = b"", None
-        return True
 
     def take(self):
         """Everything ready, as bytes in order; what is still pending stays."""

@@ -22,10 +22,9 @@ class Revision:
                  "progress_message", "titles", "meta", "resource_link", "last_modified",
                  "completion_context", "icons", "content_as_is")
 
-    def __init__(self, version, stateless=False, **features):
+    def __init__(self, version, **features):
         self.version = version
-        self.stateless = stateless
-        for name in self.__slots__[2:-1]:
+        for name in self.__slots__[1:-1]:
             setattr(self, name, features.pop(name, False))
         if features:
             raise TypeError("unknown revision features: %s" % ", ".join(sorted(features)))

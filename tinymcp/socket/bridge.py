@@ -18,7 +18,7 @@ from ..codec import encode, loads
 from ..io.log import stderr_log
 from ..io.pump import DRAIN_SECONDS, QUIET_ERRORS, read_some
 from ..io.stdio import nonblocking_pipes, restore_blocking
-from ..protocol.jsonrpc import is_notification
+from ..protocol.jsonrpc import error, is_notification
 
 #: bytes held for the slower side, each way, before the faster one is read no more
 BUFFERED = 1024 * 1024
@@ -202,9 +202,8 @@ class _Relay:
         if self.mid_line:
             self.to_host += b"\n"
         if self.server_first:
-            self.to_host += b"".join(encode({"jsonrpc": "2.0", "id": rid, "error": {
-                "code": -32000, "message": "Connection closed: the tinymcp server went away "
-                                           "before answering"}}) for rid, _ in self.asked.values())
+            closed = {"code": -32000, "message": "Connection closed: the tinymcp server went away before answering"}
+            self.to_host += b"".join(encode(error(rid, closed)) for rid, _ in self.asked.values())
         while self.to_host:
             if not select.select([], [self.out_fd], [], DRAIN_SECONDS)[1]:
                 self.log("warning", "--connect: closed: none of the output read for %g s after "
