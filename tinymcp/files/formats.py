@@ -37,7 +37,7 @@ verbatim, never expanded again (the config's template rule).
 
 import re
 
-from ..codec import line_column
+from ..errors import line_column
 from ..model.check import ALNUM, ROLES, close_match, describe
 from .yamlish import YamlError, skip, load as load_yaml
 
@@ -323,6 +323,22 @@ def _fenced(line, fence):
     return None if char == fence[0] and length >= fence[1] and not info.strip(" \t\r") else fence
 
 
+class _Fences:
+    """Whether a position of ``text`` is in a fenced code block (``_fenced``), asked of
+    positions in increasing order: each line is read once, and only up to the last asked."""
+
+    def __init__(self, text):
+        self.text, self.read, self.line_end, self.fence = text, 0, -1, None
+
+    def inside(self, at):
+        if at > self.line_end:  # (the fence state at the start of its line, once a line)
+            line = self.text.rfind("\n", 0, at) + 1
+            for row in self.text[self.read:line].split("\n")[:-1]:
+                self.fence = _fenced(row, self.fence)
+            self.read, self.line_end = line, self.text.find("\n", at) % (len(self.text) + 1)
+        return self.fence is not None
+
+
 def _marker(line):
     text = line.strip()
     if not (text.startswith(_MARKER_OPEN) and text.endswith(_MARKER_CLOSE)):
@@ -358,7 +374,7 @@ def _mcp_template(result, text, first_line, declared):
     line; a problem is reported at its line and column, but in a fenced code block, where a
     ``{{`` that is no declared argument is code (Vue's ``{{ msg }}``, JSX's ``{{ a: 1 }}``,
     GitHub Actions' ``${{ x.y }}``) kept as text, the first told as a warning."""
-    pieces, at, closing, fence, read, line_end, told = [], 0, -2, None, 0, -1, False
+    pieces, at, closing, fences, told = [], 0, -2, _Fences(text), False
     while True:
         opening = text.find("{{", at)
         if opening < 0:
@@ -370,16 +386,12 @@ def _mcp_template(result, text, first_line, declared):
             closing = text.find("}}", opening + 2)
         # (none with a brace in it: a '{' found first, no text is copied twice, nor hashed)
         name = text[opening + 2:closing].strip() if closing >= 0 and text.find("{", opening + 2, closing) < 0 else ""
-        if not escaped and name not in declared and opening > line_end:  # (in a fenced code block? each line
-            line = text.rfind("\n", 0, opening) + 1  # read once, on its first '{{' that names no argument)
-            for row in text[read:line].split("\n")[:-1]:
-                fence = _fenced(row, fence)
-            read, line_end = line, text.find("\n", opening) % (len(text) + 1)
-            if fence is not None and not told:  # (code: the first told alone, the rest of it is alike)
-                told = True
-                result.warnings.append((first_line + line_column(text, opening)[0] - 1, "'{{' naming no declared "
-                                        "argument in a fenced code block is code: kept as text"))
-        if escaped or name not in declared and fence is not None:
+        code = not escaped and name not in declared and fences.inside(opening)
+        if code and not told:  # (code: the first told alone, the rest of it is alike)
+            told = True
+            result.warnings.append((first_line + line_column(text, opening)[0] - 1, "'{{' naming no declared "
+                                    "argument in a fenced code block is code: kept as text"))
+        if escaped or code:
             pieces.append("{{{{")  # (a literal '{{')
             at = opening + 2
             continue
