@@ -627,6 +627,9 @@ def test_gemini_toml_args_and_literal_shell_and_file_injection():
                                                                "to read: write the prompt's keys whole")]),
     # (tomllib recurses: 500 nested arrays ended the server with a traceback)
     ('prompt = "x"\na = ' + "[" * 5000 + "]" * 5000 + "\n", [(1, None, "", "invalid TOML: nested too deeply to read")]),
+    # (past int()'s 4,300 digits, a ValueError from inside tomllib ended loading with a traceback)
+    ('prompt = "x"\nn = ' + "1" * 4301 + "\n", [(1, None, "", "invalid TOML: an integer too long to read")]),
+    ('prompt = "x"\nn = ' + "1_" * 4400 + "1\n", [(1, None, "", "invalid TOML: an integer too long to read")]),
 ])
 def test_gemini_problems(text, expected):
     assert problems("g.toml", text) == expected

@@ -739,9 +739,11 @@ def _gemini(relpath, text, host=None):
         return result
     try:
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # (tomllib recurses: 500 nested arrays ended the server)
-        line, column, message = (_toml_position(str(exc)) if isinstance(exc, tomllib.TOMLDecodeError)
-                                 else (1, None, "nested too deeply to read"))
+    except (ValueError, RecursionError) as exc:  # (tomllib recurses: 500 nested arrays ended the server; and
+        # an integer past Python's 4,300 digits raises int()'s ValueError through it: loading did)
+        line, column, message = (_toml_position(str(exc)) if isinstance(exc, tomllib.TOMLDecodeError) else
+                                 (1, None, "nested too deeply to read" if isinstance(exc, RecursionError)
+                                  else "an integer too long to read"))
         result.fail(line, column, "", "invalid TOML: %s" % message)
         return result
     result.lines.update(_toml_lines(text))
