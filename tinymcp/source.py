@@ -71,7 +71,9 @@ def folders_part():
     """``files.folders``; ``ConfigError`` in a copy without files/ (an optional part)."""
     try:
         from .files import folders
-    except ImportError:
+    except ModuleNotFoundError as exc:
+        if exc.name != __package__ + ".files":  # (a module missing inside it: a broken copy, told as it is)
+            raise
         raise ConfigError([("prompt_dirs", "prompt folders are read by the files/ part of tinymcp, "
                                            "which this copy does not have")]) from None
     return folders
