@@ -137,11 +137,6 @@ class Outbox:
             self._entries = []
             self._by_id = {}
             self.size = 0
-        if len(entries) == 1 and entries[0].batch is None:  # the common case: one reply
-            entry = entries[0]
-            if entry.reply is None or not entry.notes:
-                return entry.notes if entry.reply is None else entry.reply
-            return entry.notes + entry.reply
         out = []
         batch, replies = None, []
         for entry in entries:
