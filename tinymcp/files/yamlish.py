@@ -176,7 +176,7 @@ class _Reader:
         the line below and go on over more indented lines (``folded``)."""
         text = _strip_comment(rest)
         if text in ("|", "|-", "|+", ">", ">-", ">+"):
-            return self.block_text(indent, text, number)
+            return self.block_text(indent, text)
         if not text:
             line = self.peek()
             if line is None or line.indent < indent or line.indent == indent and not (in_mapping and line.item):
@@ -225,7 +225,7 @@ class _Reader:
         self.peeked_at = -1
         return "".join(pieces) if len(pieces) > 1 else None
 
-    def block_text(self, indent, style, number):
+    def block_text(self, indent, style):
         """``|`` (lines kept) or ``>`` (lines folded) text, indented under its key."""
         lines, body_indent, widest = [], None, (0, 0)  # widest: (spaces, line) of the leading blank lines
         while self.at < len(self.rows):

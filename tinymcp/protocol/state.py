@@ -44,8 +44,8 @@ from .revisions import ALL_VERSIONS, BATCH_VERSIONS, SEVERITY, STATELESS_VERSION
 _current = []
 
 
-def log_message(level, data, logger="tinymcp"):
-    return notification("notifications/message", {"level": level, "logger": logger, "data": data})
+def log_message(level, data):
+    return notification("notifications/message", {"level": level, "logger": "tinymcp", "data": data})
 
 
 class Call:
@@ -77,7 +77,7 @@ class Call:
             self.notes = []
         self.notes.append(message)
 
-    def log(self, level, data, logger="tinymcp"):
+    def log(self, level, data):
         """Queue ``notifications/message`` for this request, when it asked for the level.
 
         2026-07-28 logging "Per-request log level": the server MUST NOT emit
@@ -85,7 +85,7 @@ class Call:
         them before the final response, at or above the requested level.
         """
         if self.log_threshold is not None and SEVERITY[level] >= self.log_threshold:
-            self.note(log_message(level, data, logger))
+            self.note(log_message(level, data))
 
 
 class Deferred:

@@ -114,7 +114,7 @@ def _clear_path(path, log):
     log("info", "removed a stale socket at %s (nothing answered on it)" % path)
 
 
-def listen(path, log=stderr_log, backlog=None, mode=0o600, gid=None):
+def listen(path, log=stderr_log, mode=0o600, gid=None):
     """A non-blocking listening socket bound at ``path``, and what identifies the file
     (``_identity``) so that only this very file is removed at exit.
 
@@ -138,7 +138,7 @@ def listen(path, log=stderr_log, backlog=None, mode=0o600, gid=None):
         if mode != 0o600:
             os.chmod(path, mode)
         st = os.lstat(path)
-        sock.listen(backlog or socket.SOMAXCONN)
+        sock.listen(socket.SOMAXCONN)
         sock.setblocking(False)
     except OSError as exc:
         sock.close()
