@@ -265,10 +265,9 @@ class Hub:
         for pump in list(self.pumps):
             data = pump.session.prompts_changed()
             told += bool(data)
-            pump.send(data)
-            # (logging: a reload is one of the server's events)
-            pump.send(pump.session.log_event("notice", {"message": "prompts reloaded",
-                                                        "prompts": len(new.prompts)}))
+            # (and logging: a reload is one of the server's events; one write for both)
+            pump.send(data + pump.session.log_event("notice", {"message": "prompts reloaded",
+                                                               "prompts": len(new.prompts)}))
         self.log("info", "prompts changed (%d now): notified %d session%s" % (
             len(new.prompts), told, "" if told == 1 else "s"))
 
