@@ -11,6 +11,7 @@ bounded, as ``json``'s, by the interpreter's recursion limit (RecursionError).
 """
 
 import re
+import sys
 
 from .errors import TinyMCPError, line_column
 
@@ -150,7 +151,11 @@ class _Reader:
             return True, i + 1
         if c != ",":
             raise DecodeError("Expecting ',' delimiter", self.text, i)
-        return False, self.skip(i + 1)
+        nxt = self.skip(i + 1)
+        if self.text[nxt:nxt + 1] == closing and sys.version_info >= (3, 13):  # (json's words since 3.13)
+            raise DecodeError("Illegal trailing comma before end of " + ("array" if closing == "]" else "object"),
+                              self.text, i)
+        return False, nxt
 
 
 # --- encoding -----------------------------------------------------------------------------------
