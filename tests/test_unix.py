@@ -443,6 +443,29 @@ def test_peer_credentials_read_the_connected_process():
         b.close()
 
 
+def test_without_peer_credentials_the_start_names_the_socket_mode_access_rests_on(world, monkeypatch):
+    from tinymcp import Server
+    from tinymcp.socket import unix
+    monkeypatch.setattr(unix, "_peercred_option", lambda: None)  # (macOS: no SO_PEERCRED)
+    lines, listening = [], threading.Event()
+
+    def log(level, message, exc=None):
+        lines.append(message)
+        if message.startswith("listening on"):
+            listening.set()
+    server = Server({"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]})
+    thread = threading.Thread(target=unix.serve_unix, args=(server, world.path("s")),
+                              kwargs={"log": log, "mode": 0o660}, daemon=True)
+    thread.start()
+    try:
+        assert listening.wait(GUARD)
+    finally:
+        server.stop()
+        thread.join(GUARD)
+    assert [m for m in lines if "SO_PEERCRED" in m] == [
+        "no SO_PEERCRED on this platform: access rests on the socket file's mode, 0660"]
+
+
 def _ping_as(uid, path):
     """Connect as ``uid`` from a forked child, send a ping; whatever came back (b"" when
     the server closed without a reply)."""

@@ -343,7 +343,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
         _raise_fd_limit(max_clients + 64 + LINGER_MOST, log)
         if _peercred_option() is None:
             log("info", "no SO_PEERCRED on this platform: access rests on the socket "
-                "file's 0600 mode")
+                "file's mode, %04o" % mode)
         acceptor.start()
         hub.run(source, before_drain=acceptor.stop,
                 ready=lambda: log("info", "listening on %s" % path))
