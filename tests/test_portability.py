@@ -246,6 +246,16 @@ def test_every_module_imports_and_stdio_serves_without_fcntl_termios_pwd_grp_res
     assert replies[0]["result"]["capabilities"]["prompts"] == {"listChanged": platform != "windows-like"}
 
 
+
+@pytest.mark.parametrize("platform", ["posix", "windows-like"])
+def test_watch_where_pipes_cannot_be_polled_serves_and_says_it_never_reloads(tmp_path, config_file, platform):
+    rc, out, err = run_without_posix_extras(["--config", str(config_file), "--watch"], tmp_path,
+                                            stdin=CONVERSATION, platform=platform)
+    assert rc == 0 and "Traceback" not in err, err
+    assert_serves_prompts([json.loads(raw) for raw in out.splitlines()])
+    said = "--watch: pipes cannot be polled here, so the prompts are never reloaded"
+    assert (said in err) == (platform == "windows-like"), err
+
 @pytest.mark.needs("socket")
 def test_socket_transport_where_unix_sockets_are_unavailable_says_so_and_exits_1(tmp_path):
     path = tmp_path / "s"

@@ -72,6 +72,8 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
     saved_stdout, sys.stdout = sys.stdout, sys.stderr
     try:
         if not poll:
+            if source is not None and source.watch:  # (nothing here could wake for a change)
+                log("warning", "--watch: pipes cannot be polled here, so the prompts are never reloaded")
             return _serve_blocking(server, in_fd, wire, log)
         # (the wire shares fd 1's open file: its mode is put back, or whatever writes to
         # that pipe after us gets EAGAIN)
@@ -106,8 +108,7 @@ class _Executor:
     callable that runs (a JSON config has none)."""
 
     def __init__(self, loop, log):
-        self.loop, self.log, self.workers = loop, log, None
-        self.post = loop.call_soon_threadsafe
+        self.loop, self.log, self.workers, self.post = loop, log, None, loop.call_soon_threadsafe
 
     def submit(self, work, done, timeout=None, owner=None):
         if self.workers is None:
