@@ -577,12 +577,27 @@ def test_vscode_inputs_become_required_arguments_described_by_their_placeholder(
     result = parsed("forms/new.prompt.md", FORM)
     assert result.format == "vscode"
     assert result.prompt["name"] == "forms:new"
-    assert result.prompt["arguments"] == [
+    assert result.prompt["arguments"][:2] == [
         {"name": "formName", "required": True, "description": "MyForm"},
         {"name": "fields", "required": True, "description": "name, email"}]
     assert rendered("forms/new.prompt.md", FORM, formName="Signup", fields="a, b") == [
         ("user", "Create a form named Signup with a, b.\n"
                  "Then test Signup; ${selection} and ${file} stay as they are.")]
+
+
+def test_a_vscode_prompt_with_inputs_also_takes_what_is_typed_described_by_its_hint():
+    # VS Code sends what is typed after the name beside the inputs: /create-pr --draft
+    text = "---\nargument-hint: '[--draft] [title]'\n---\nOpen a PR into ${input:branch:main}.\n"
+    assert parsed("create-pr.prompt.md", text).prompt["arguments"] == [
+        {"name": "branch", "required": True, "description": "main"},
+        {"name": "arguments", "description": "Everything after the prompt's name, as typed ([--draft] [title])",
+         "append": "\n\n"}]
+    assert rendered("create-pr.prompt.md", text, branch="dev", arguments="--draft") == [
+        ("user", "Open a PR into dev.\n\n--draft")]
+    assert rendered("create-pr.prompt.md", text, branch="dev") == [("user", "Open a PR into dev.")]
+    # (an input named "arguments" is that input)
+    assert [a["name"] for a in parsed("p.prompt.md", "Say ${input:arguments}\n").prompt["arguments"]] == [
+        "arguments"]
 
 
 def test_a_vscode_prompt_without_inputs_takes_what_is_typed_after_its_name():
@@ -799,8 +814,8 @@ def test_host_defaults_for_a_missing_description_and_an_input_named_with_a_hint(
             "Custom command from commit.toml"  # (Gemini CLI's FileCommandLoader: an empty one too)
     # awesome-copilot writes ${input:Timebox|1 week}: a name a client can show, then a hint
     result = parsed("plan.prompt.md", "Plan for ${input:Timebox|1 week} in ${input:team:Which team}\n")
-    assert result.prompt["arguments"] == [{"name": "Timebox", "required": True, "description": "1 week"},
-                                          {"name": "team", "required": True, "description": "Which team"}]
+    assert result.prompt["arguments"][:2] == [{"name": "Timebox", "required": True, "description": "1 week"},
+                                              {"name": "team", "required": True, "description": "Which team"}]
 
 
 def test_an_argument_in_front_matter_may_carry_choices():

@@ -702,9 +702,11 @@ def _vscode(result, relpath, front, body_line, body):
             if placeholder.strip():
                 arguments[variable]["description"] = placeholder.strip()
         start = at = end + 1
-    # (without an input, what is typed after its name in chat follows its text, as VS Code sends it)
-    prompt["arguments"] = list(arguments.values()) or [
-        {"name": "arguments", "description": "Everything after the prompt's name, as typed", "append": "\n\n"}]
+    # (what is typed after its name in chat follows its text, as VS Code sends it beside the inputs)
+    hint = front.get("argument-hint")
+    typed = {"name": "arguments", "description": "Everything after the prompt's name, as typed" + (
+        " (%s)" % hint if isinstance(hint, str) and hint else ""), "append": "\n\n"}
+    prompt["arguments"] = list(arguments.values()) + ([] if "arguments" in arguments else [typed])
     _single(result, prompt, "".join(out), body_line)
 
 
