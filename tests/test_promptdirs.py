@@ -1112,6 +1112,15 @@ def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_hol
     assert [note for note in notes if "host folders" in note[1]] == []  # (a.prompt.md's name a.md has: told)
 
 
+
+def test_check_of_a_project_root_it_refuses_also_names_the_host_folders_it_holds(tmp_path):
+    # (a project's pyproject.toml is no Gemini command: the way out is its .cursor/commands)
+    root = write(tmp_path / "project", {".cursor/commands/go.md": "Go $ARGUMENTS\n", "pyproject.toml": "[x]\n"})
+    rc, out, err = run(["--check", "--prompts", root])
+    assert rc == 1 and "pyproject.toml:1: prompt: missing required key 'prompt'" in err, err
+    assert "its host folders are not read (give --prompts its host folders themselves: %s)" % os.path.join(
+        root, ".cursor", "commands") in err
+
 def test_a_github_prompts_folder_serves_its_prompt_files_as_vs_code_does(tmp_path):
     root = write(tmp_path / ".github" / "prompts", {"plan.prompt.md": "Plan ${input:goal}\n",
                                                      "README.md": "How to use these prompts\n"})

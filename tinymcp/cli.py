@@ -187,9 +187,11 @@ def _load(opts, default_config, default_name):
             # (a prompt file with problems is left out, logged; --check and --strict refuse)
             source = ConfigFile(opts["config"], watch=opts["watch"], dirs=opts["prompts"],
                                 strict=opts["check"] or opts["strict"])
-            config = source.load()
             from .io.stdio import stderr_log  # (never blocks, never fails: stderr may be full or closed)
-            source.tell(stderr_log)
+            try:
+                config = source.load()
+            finally:  # (what it left out or ignored; refused too: "its host folders are not read")
+                source.tell(stderr_log)
         # listChanged is promised exactly when a change source exists: a config file or
         # a folder can be reloaded (SIGHUP, --watch); the embedded prompts never change.
         # (the dicts are ours alone: prompts are validated now, built when first got)

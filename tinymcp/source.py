@@ -136,7 +136,7 @@ class ConfigFile:
         (default: the server's hook) of everything."""
         self.loop, self.server, self.hub = loop, server, hub
         self.log = log or server.log or (lambda level, message, exc=None: None)
-        if hasattr(signal, "SIGHUP"):  # (not on Windows: --watch still works there)
+        if hasattr(signal, "SIGHUP"):  # (a platform without it: --watch still works)
             loop.add_signal_handler(signal.SIGHUP, lambda signum: self.loop and self.reload("SIGHUP"))
         if self.watch:
             from .watch import Watcher
