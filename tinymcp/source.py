@@ -120,8 +120,7 @@ class ConfigFile:
         config = read_config(self.path) if self.path else {"prompts": []}
         self.folders = None  # (a reload may find the config's prompt_dirs gone)
         if self.dirs or (type(config) is dict and "prompt_dirs" in config):
-            base = os.path.dirname(self.path) if self.path else None
-            self.folders = folders_part().Folders(config, base, self.dirs)
+            self.folders = folders_part().Folders(config, os.path.dirname(self.path) if self.path else None, self.dirs)
         self.loaded = self.seen = (own, self.folders.signature() if self.watch and self.folders else ())
         return config, self.folders.read() if self.folders else None
 

@@ -173,10 +173,8 @@ def _bad_token(text, pos):
         match = re.fullmatch(pattern, word)
         if match:
             return start, "%s, which JSON does not allow: %s" % (what, write(match))
-    if start < pos and _is_word(word):
-        # (a value ended inside a word: not a number, nor true/false/null)
-        return start, _unquoted(word)
-    return None
+    # (a value ended inside a word: not a number, nor true/false/null)
+    return (start, _unquoted(word)) if start < pos and _is_word(word) else None
 
 
 def _is_word(text):

@@ -494,8 +494,7 @@ def build(config, folders, notes=None, served=None, sources=None):
         raise ConfigError(problems)
     if served is not None:
         served.clear()
-        served.update(where for where, _ in origins)
-        served.update(plugins)
+        served.update((where for where, _ in origins), plugins)
     return loaded
 
 

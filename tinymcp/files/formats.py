@@ -451,9 +451,8 @@ def _finish(result, prompt, messages, body_line):
                     else "no prompt text: write it after the front matter")
     if result.problems:
         result.fields = prompt
-        return
-    prompt["messages"] = messages
-    result.prompt = prompt
+    else:
+        prompt["messages"], result.prompt = messages, prompt
 
 
 # --- Claude Code and Codex commands -----------------------------------------------------

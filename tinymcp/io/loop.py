@@ -49,11 +49,8 @@ class Loop:
         os.set_blocking(self._wake_w, False)
         self._handlers = {}  # fd -> (reader, writer)
         self._pending = deque()  # callbacks for this round (``call_soon_threadsafe``)
-        self._next_round = []
-        self._timers = []
-        self._signals = deque()
-        self._signal_handlers = {}
-        self._saved = {}
+        self._next_round, self._timers = [], []
+        self._signals, self._signal_handlers, self._saved = deque(), {}, {}
         self.closed = self.running = False
         self._set(self._wake_r, self._drain_wakeup, None)
 

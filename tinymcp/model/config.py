@@ -34,14 +34,9 @@ class ServerConfig:
                  page_size=DEFAULT_PAGE_SIZE, ttl_ms=DEFAULT_TTL_MS, cache_scope="public",
                  log_level=None, limits=None, tools=False, ask=False):
         from .. import __version__
-        self.prompts = prompts
-        self.name = name
+        self.prompts, self.name, self.title, self.instructions = prompts, name, title, instructions
         self.version = version if version is not None else __version__
-        self.title = title
-        self.instructions = instructions
-        self.page_size = page_size
-        self.ttl_ms = ttl_ms
-        self.cache_scope = cache_scope
+        self.page_size, self.ttl_ms, self.cache_scope = page_size, ttl_ms, cache_scope
         #: handshake-era sessions start logging at this level (None: not until logging/setLevel)
         self.log_level = log_level
         #: the limits in force (``Limits``): defaults, then the config's ``limits`` object

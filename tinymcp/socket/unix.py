@@ -163,8 +163,7 @@ class RefusalLog:
 
     def __init__(self, log, burst=20, period=10.0, clock=None,
                  summary="refused %d more connection%s without a line each"):
-        self.log, self.summary = log, summary
-        self.throttle = Throttle(burst, period, clock)
+        self.log, self.summary, self.throttle = log, summary, Throttle(burst, period, clock)
 
     def __call__(self, message):
         if self.throttle.allow():  # (past the burst, only the first of a later period is)
