@@ -128,7 +128,7 @@ class _Reader:
             if text[i:i + 1] != ":":
                 raise DecodeError("Expecting ':' delimiter", text, i)
             out[key], i = self.value(self.skip(i + 1))
-            done, i = self.after(i, "}", "object")
+            done, i = self.after(i, "}")
         return (out if self.hook is None else self.hook(out)), i
 
     def array(self, i):
@@ -139,10 +139,10 @@ class _Reader:
         while not done:
             value, i = self.value(i)
             out.append(value)
-            done, i = self.after(i, "]", "array")
+            done, i = self.after(i, "]")
         return out, i
 
-    def after(self, i, closing, kind):
+    def after(self, i, closing):
         """After a member: ``(True, the index past closing)``, or ``(False, the index of the
         next member)``."""
         i = self.skip(i)
@@ -153,7 +153,8 @@ class _Reader:
             raise DecodeError("Expecting ',' delimiter", self.text, i)
         nxt = self.skip(i + 1)
         if self.text[nxt:nxt + 1] == closing and sys.version_info >= (3, 13):  # (json's words since 3.13)
-            raise DecodeError("Illegal trailing comma before end of " + kind, self.text, i)
+            raise DecodeError("Illegal trailing comma before end of %s" % ("array" if closing == "]" else "object"),
+                              self.text, i)
         return False, nxt
 
 
