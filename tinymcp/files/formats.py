@@ -605,8 +605,7 @@ def _command_arguments(pieces, body, hint, named, written, host):
     (``$issue`` is ``$0``); else after ``argument-hint`` where it names them (``arg1``...).
     Without placeholders, the one argument ``arguments``, appended as Claude Code appends
     "ARGUMENTS: <input>" to such a command."""
-    typed = {"name": "arguments", "description": "Everything after the command, as typed"
-             + (" (%s)" % hint if isinstance(hint, str) and hint else "")}
+    typed = _typed("the command", hint)
     zero_based = bool(named) or ("index", 0) in pieces or "$ARGUMENTS[" in body and host != "opencode"
     hinted = _hint_names(hint)
     # (Claude Code leaves a position not given as written: a `$N` past the first gap in those
@@ -659,6 +658,13 @@ def _command_arguments(pieces, body, hint, named, written, host):
     return out or ([] if host == "codex" else [dict(typed, append=append)]), names
 
 
+def _typed(after, hint):
+    """The free-text argument ``arguments``: everything typed ``after`` the name, described
+    by ``argument-hint`` when the file gives one."""
+    return {"name": "arguments", "description": "Everything after %s, as typed%s" % (
+        after, " (%s)" % hint if isinstance(hint, str) and hint else "")}
+
+
 def _hint_names(hint):
     """The name an ``argument-hint`` such as ``[pr-number] <priority>`` gives each position:
     its bracketed words in order, None where one is no name (``[file path]``, ``[a|b]``, a flag:
@@ -702,9 +708,7 @@ def _vscode(result, relpath, front, body_line, body):
                 arguments[variable]["description"] = placeholder.strip()
         start = at = end + 1
     # (what is typed after its name in chat follows its text, as VS Code sends it beside the inputs)
-    hint = front.get("argument-hint")
-    typed = {"name": "arguments", "description": "Everything after the prompt's name, as typed" + (
-        " (%s)" % hint if isinstance(hint, str) and hint else ""), "append": "\n\n"}
+    typed = dict(_typed("the prompt's name", front.get("argument-hint")), append="\n\n")
     prompt["arguments"] = list(arguments.values()) + ([] if "arguments" in arguments else [typed])
     _single(result, prompt, "".join(out), body_line)
 
