@@ -605,8 +605,8 @@ def _located(path, message, first, origins):
     index = int(index) - first
     where, result = origins[index]
     lines = result.located()
-    rest = probe = rest.lstrip(".")
-    probe = probe[:MAX_PATH + 1]  # (no longer one is named: cut a piece at a time, 400,000 took 27 s)
+    rest = rest.lstrip(".")
+    probe = rest[:MAX_PATH + 1]  # (no longer one is named: cut a piece at a time, 400,000 took 27 s)
     while probe not in lines and probe:
         probe = probe[:max(probe.rfind("."), probe.rfind("["), 0)]
     at = "%s:%d" % (where, lines.get(probe, 1))
