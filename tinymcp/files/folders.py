@@ -435,7 +435,7 @@ def build(config, folders, notes=None, served=None, sources=None):
     prompts = config.get("prompts") if isinstance(config, dict) else None
     if not folders or type(prompts) is not list:  # (not a list: the validator says what is wrong)
         return load_config(config, owned=True)
-    problems, origins, prompts = [], [], list(prompts)
+    problems, chosen, prompts = [], {}, list(prompts)  # chosen: each file's PromptFile -> its path, in order
     plugins = []  # the plugin manifests read well (served: a bad edit of one refuses a reload)
     owners = {p["name"]: ("prompts[%d]" % i, None) for i, p in enumerate(prompts)  # (name -> where, file)
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
@@ -470,10 +470,9 @@ def build(config, folders, notes=None, served=None, sources=None):
             # (a good skill takes a command's name; a good file served before, one a new file took)
             if held is not None and (result.format == "skill" and held.format == "command" or served is not None
                                      and where in served and owner not in served) and _valid(result, where):
-                at = [r for _, r in origins].index(held)
                 if notes is not None:
                     notes.extend(_left_out([_duplicate(owner, held, name, where)]))
-                del origins[at], prompts[first + at]
+                del chosen[held]
                 taken = False
             if taken:
                 mine.append(_duplicate(where, result, name, owner))
@@ -487,8 +486,9 @@ def build(config, folders, notes=None, served=None, sources=None):
                     owners[name] = (where, result)
                     if sources is not None:
                         sources[name] = (where, result.format)
-                origins.append((where, result))
-                prompts.append(result.prompt)
+                chosen[result] = where
+    origins = [(where, result) for result, where in chosen.items()]
+    prompts += [result.prompt for result in chosen]
     loaded, origins = _validated(config, prompts, first, origins, problems, served, notes)
     if problems:
         raise ConfigError(problems)
