@@ -270,6 +270,25 @@ def test_a_symlink_to_a_file_outside_the_folder_is_refused_naming_it(tmp_path):
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["a", "alias"]
 
 
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="no O_NOFOLLOW here")
+def test_a_file_swapped_for_an_outside_symlink_after_the_walk_is_not_read(tmp_path, monkeypatch):
+    # Bug: b.md, a plain file when the folder was listed and a symlink to a file outside it
+    # when it was opened, served the outside file's text (a race a writer of the folder can win)
+    root = write(tmp_path / "p", {"a.md": "A\n", "b.md": "B\n"})
+    secret = os.path.join(write(tmp_path, {"secret.md": "outside\n"}), "secret.md")
+    walk = promptdirs._walk
+
+    def swapping(*args):
+        for item in walk(*args):
+            if item[0] == "b.md":  # (listed as a file: now a link leading outside)
+                os.remove(os.path.join(root, "b.md"))
+                os.symlink(secret, os.path.join(root, "b.md"))
+            yield item
+    monkeypatch.setattr(promptdirs, "_walk", swapping)
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s: cannot read: a symlink now, not followed (replaced since it was listed)" % os.path.join(root, "b.md")]
+
+
 def test_a_symlinked_folder_is_followed_once_when_it_stays_inside_the_folder(tmp_path):
     # (`npx skills add` links each skill's folder into the host's skills folder: such a
     # skill was skipped without a word)

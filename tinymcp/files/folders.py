@@ -139,13 +139,14 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
         if kind == "marketplace":
             continue  # (read by the walk: listed for folder_signature alone)
-        if (entry is None or entry.is_symlink()) and not _inside(os.path.realpath(path), top):
+        real = os.path.realpath(path) if entry is None or entry.is_symlink() else None
+        if real is not None and not _inside(real, top):
             # (environ.md -> /proc/self/environ would serve the server's environment)
             out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
-                             "followed" % os.path.realpath(path), named, kind))
+                             "followed" % real, named, kind))
             continue
-        try:
-            out.append((rel, read_regular(path, MAX_FILE_BYTES), named, kind))
+        try:  # (opened where it was checked, through no link: one swapped in since is refused)
+            out.append((rel, read_regular(real or path, MAX_FILE_BYTES, nofollow=True), named, kind))
         except ConfigError as exc:
             out.append((rel, exc.problems[0][1], named, kind))
     for rel, problem in problems:

@@ -2,20 +2,23 @@
 (never a FIFO, a device, or a procfs or sysfs file), within a size bound; and a path that
 cannot be read says where it was looked for."""
 
+import errno
 import os
 import stat
 
 from ..errors import ConfigError
 
 
-def read_regular(path, limit):
+def read_regular(path, limit, nofollow=False):
     """The bytes of the regular file ``path``, at most ``limit``; ConfigError otherwise.
     Never a FIFO or a device (opened without blocking, checked, then read), nor a procfs
     or sysfs file (regular, but holding other than their size says: /proc/self/environ
-    says 0 bytes)."""
+    says 0 bytes). ``nofollow``: a symlink there is refused (a path checked before, that
+    somebody may since have replaced with a link leading elsewhere)."""
     fd = None
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0))
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise ConfigError([(path, "cannot read: not a regular file")])
@@ -33,7 +36,8 @@ def read_regular(path, limit):
                                       "bytes its size says, as /proc and /sys files do)" % st.st_size)])
         return data
     except OSError as exc:
-        raise ConfigError([(path, "cannot read: %s" % (exc.strerror or exc))])
+        raise ConfigError([(path, "cannot read: a symlink now, not followed (replaced since it was listed)"
+                            if nofollow and exc.errno == errno.ELOOP else "cannot read: %s" % (exc.strerror or exc))])
     finally:
         if fd is not None:
             os.close(fd)
