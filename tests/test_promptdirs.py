@@ -289,6 +289,19 @@ def test_a_file_swapped_for_an_outside_symlink_after_the_walk_is_not_read(tmp_pa
         "%s: cannot read: a symlink now, not followed (replaced since it was listed)" % os.path.join(root, "b.md")]
 
 
+def test_a_plugin_manifest_linked_from_outside_is_not_read_for_what_it_lists(tmp_path):
+    # Bug: plugin.json -> a file outside was refused as the plugin's, yet read for its
+    # "commands": the outside file chose what was served, its strings told in the problems
+    root = write(tmp_path / "p", {"plug/commands/c.md": "C\n", "plug/other/o.md": "O\n"})
+    outside = write(tmp_path / "out", {"plugin.json": '{"name": "x", "commands": ["./other", "TOKEN-1"]}'})
+    manifest = os.path.join(root, "plug", ".claude-plugin", "plugin.json")
+    os.makedirs(os.path.dirname(manifest))
+    os.symlink(os.path.join(outside, "plugin.json"), manifest)
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s: cannot read: a symlink to %s, outside the prompt folder: not followed"
+        % (manifest, os.path.join(os.path.realpath(outside), "plugin.json"))]
+
+
 def test_a_symlinked_folder_is_followed_once_when_it_stays_inside_the_folder(tmp_path):
     # (`npx skills add` links each skill's folder into the host's skills folder: such a
     # skill was skipped without a word)

@@ -285,6 +285,15 @@ def _walk(folder, max_depth, problems):
     return found
 
 
+def _own(path, real_top):
+    """The bytes of a plugin's manifest ``path`` when it really is in the plugin's folder
+    ``real_top``; ConfigError when a link leads it elsewhere (what it says is never read)."""
+    real = os.path.realpath(path)
+    if not _inside(real, real_top):
+        raise ConfigError([(path, "a symlink outside the plugin's folder: not followed")])
+    return read_regular(real, MAX_FILE_BYTES, nofollow=True)
+
+
 def _listed_commands(top, real_top, rel_top, named_top, found, problems):
     """The command folders a plugin's manifest lists under ``commands``, each walked as its
     ``commands/`` would be; the files it lists go to ``found``, named ``plugin:stem``. Claude
@@ -292,7 +301,7 @@ def _listed_commands(top, real_top, rel_top, named_top, found, problems):
     lists none, or the manifest cannot be read (``build`` says why)."""
     manifest = os.path.join(top, ".claude-plugin", "plugin.json")
     try:
-        listed = codec.load_file(read_regular(manifest, MAX_FILE_BYTES), manifest).get("commands")
+        listed = codec.load_file(_own(manifest, real_top), manifest).get("commands")
     except (ConfigError, AttributeError):
         return None
     # (seen: each walked once, the plugin itself not again)
@@ -346,7 +355,7 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
         where, missing = (rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", []
         found.append((where, market, None, "", "marketplace"))
         try:
-            data = codec.load_file(read_regular(market, MAX_FILE_BYTES), market)
+            data = codec.load_file(_own(market, real_top), market)
             read = type(data) is dict and type(data.get("plugins")) is list
             for entry in data["plugins"] if read else ():
                 # (a source that is no string, a repository, or holds a NUL or a lone surrogate: it lists nothing)
