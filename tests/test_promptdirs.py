@@ -400,6 +400,16 @@ def test_check_counts_the_prompts_of_config_and_folders_together(tmp_path):
     assert (rc, out, err) == (0, "%s, %s: ok, 3 prompts\n" % (cfg, root), "")
 
 
+def test_list_shows_a_files_control_characters_escaped(tmp_path):
+    # Bug: a skill in a folder named with ESC, or a description holding it, sent the raw
+    # codes to the terminal of whoever previewed the folder (clear the screen, recolour)
+    root = write(tmp_path, {"\x1b[2Jx/SKILL.md": "---\nname: x\ndescription: \"a \\e[31mred\"\n---\nBody\n"})
+    rc, out, err = run(["--prompts", root, "--list"])
+    assert (rc, "\x1b" in out + err) == (0, False)  # (stderr: the name is not its folder's)
+    assert out.splitlines()[1:3] == ["    from %s (skill)" % os.path.join(root, "\\x1b[2Jx", "SKILL.md"),
+                                     "    a \\x1b[31mred"]
+
+
 def test_list_shows_names_titles_sources_descriptions_and_arguments(tmp_path):
     root = write(tmp_path, {"review.md": REVIEW, "git/fix.md": FIX})
     cfg = tmp_path / "c.json"

@@ -189,7 +189,8 @@ def list_prompts(server, out, sources=None, as_json=False):
     files, config_file = sources or ({}, None)
     client = _Client(server)
     result = client.call("prompts/list", {})
-    listed = result["prompts"]
+    # (what a file says, its path too, may hold ESC: written escaped, never driving the terminal)
+    listed, write = result["prompts"], lambda text: out.write(text.translate(SHOWN))
     while result.get("nextCursor"):
         result = client.call("prompts/list", {"cursor": result["nextCursor"]})
         listed += result["prompts"]
@@ -198,13 +199,13 @@ def list_prompts(server, out, sources=None, as_json=False):
         if as_json:
             prompt.update({"source": where, "format": kind} if where else {})
             continue
-        out.write("%s%s\n" % (prompt["name"], "  (%s)" % prompt["title"] if prompt.get("title") else ""))
+        write("%s%s\n" % (prompt["name"], "  (%s)" % prompt["title"] if prompt.get("title") else ""))
         if where:
-            out.write("    from %s (%s)\n" % (where, kind))
+            write("    from %s (%s)\n" % (where, kind))
         if prompt.get("description"):
-            out.write("    %s\n" % prompt["description"].replace("\n", "\n    "))
+            write("    %s\n" % prompt["description"].replace("\n", "\n    "))
         for arg in prompt.get("arguments", ()):
-            out.write("    --arg %s=...%s%s\n" % (
+            write("    --arg %s=...%s%s\n" % (
                 arg["name"], "  (required)" if arg.get("required") else "",
                 "  %s" % arg["description"] if arg.get("description") else ""))
     if as_json:
