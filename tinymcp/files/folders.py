@@ -139,14 +139,8 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
         if kind == "marketplace":
             continue  # (read by the walk: listed for folder_signature alone)
-        real = os.path.realpath(path) if entry is None or entry.is_symlink() else None
-        if real is not None and not _inside(real, top):
-            # (environ.md -> /proc/self/environ would serve the server's environment)
-            out.append((rel, "cannot read: a symlink to %s, outside the prompt folder: not "
-                             "followed" % real, named, kind))
-            continue
-        try:  # (opened where it was checked, through no link: one swapped in since is refused)
-            out.append((rel, read_regular(real or path, MAX_FILE_BYTES, nofollow=True), named, kind))
+        try:
+            out.append((rel, _read_inside(path, top, entry is None or entry.is_symlink()), named, kind))
         except ConfigError as exc:
             out.append((rel, exc.problems[0][1], named, kind))
     for rel, problem in problems:
@@ -285,12 +279,15 @@ def _walk(folder, max_depth, problems):
     return found
 
 
-def _own(path, real_top):
-    """The bytes of a plugin's manifest ``path`` when it really is in the plugin's folder
-    ``real_top``; ConfigError when a link leads it elsewhere (what it says is never read)."""
-    real = os.path.realpath(path)
-    if not _inside(real, real_top):
-        raise ConfigError([(path, "a symlink outside the plugin's folder: not followed")])
+def _read_inside(path, top, linked=True):
+    """The bytes of the file ``path`` when it really is inside the folder ``top`` (a real
+    path; ``linked``: ``path`` may be a symlink, so where it leads is checked), opened
+    where it was checked through no link, so one swapped in since is refused; ConfigError
+    otherwise. (environ.md -> /proc/self/environ would serve the server's environment; a
+    plugin's manifest linked from elsewhere would choose what is served.)"""
+    real = os.path.realpath(path) if linked else path
+    if linked and not _inside(real, top):
+        raise ConfigError([(path, "cannot read: a symlink to %s, outside the prompt folder: not followed" % real)])
     return read_regular(real, MAX_FILE_BYTES, nofollow=True)
 
 
@@ -301,7 +298,7 @@ def _listed_commands(top, real_top, rel_top, named_top, found, problems):
     lists none, or the manifest cannot be read (``build`` says why)."""
     manifest = os.path.join(top, ".claude-plugin", "plugin.json")
     try:
-        listed = codec.load_file(_own(manifest, real_top), manifest).get("commands")
+        listed = codec.load_file(_read_inside(manifest, real_top), manifest).get("commands")
     except (ConfigError, AttributeError):
         return None
     # (seen: each walked once, the plugin itself not again)
@@ -355,7 +352,7 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
         where, missing = (rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", []
         found.append((where, market, None, "", "marketplace"))
         try:
-            data = codec.load_file(_own(market, real_top), market)
+            data = codec.load_file(_read_inside(market, real_top), market)
             read = type(data) is dict and type(data.get("plugins")) is list
             for entry in data["plugins"] if read else ():
                 # (a source that is no string, a repository, or holds a NUL or a lone surrogate: it lists nothing)
