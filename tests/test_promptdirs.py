@@ -289,6 +289,17 @@ def test_a_file_swapped_for_an_outside_symlink_after_the_walk_is_not_read(tmp_pa
         "%s: cannot read: a symlink now, not followed (replaced since it was listed)" % os.path.join(root, "b.md")]
 
 
+def test_files_past_the_folders_byte_bound_are_left_out_each_named(tmp_path, monkeypatch):
+    # Bug: nothing bounded what a folder's files hold together: 2,000 links to one 1 MiB file
+    # took --check to 4 GB (a MemoryError traceback where memory was capped)
+    root = write(tmp_path, {"a.md": "A" * 40 + "\n", "b.md": "B" * 40 + "\n", "c.md": "C\n"})
+    monkeypatch.setattr(promptdirs, "MAX_FOLDER_BYTES", 60)
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["a"]
+    assert notes == [(os.path.join(root, name), "the prompt folder's files hold more than 60 bytes "
+                      "together (not served)") for name in ("b.md", "c.md")]
+
+
 def test_a_plugin_manifest_linked_from_outside_is_not_read_for_what_it_lists(tmp_path):
     # Bug: plugin.json -> a file outside was refused as the plugin's, yet read for its
     # "commands": the outside file chose what was served, its strings told in the problems

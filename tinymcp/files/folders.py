@@ -13,7 +13,7 @@ never prompts) and ``*.toml`` anywhere under a folder (of a skill's folder, its
 what the host reads), at most ``max_folder_depth`` folders deep (entries whose names
 start with '.' are skipped; a symlinked folder is walked once, and neither files nor
 folders symlinked to a place outside the folder are read), regular files only,
-``MAX_FILE_BYTES`` at most each.
+``MAX_FILE_BYTES`` at most each, ``MAX_FOLDER_BYTES`` at most together.
 """
 
 import os
@@ -28,6 +28,9 @@ from .formats import MAX_PATH, parse
 
 #: the most a prompt file may hold; larger is a config error (it is not read)
 MAX_FILE_BYTES = 1 << 20
+#: the most the files of one prompt folder hold together (64 files at the most each may hold; a real collection
+#: holds a few MiB): past it, each further file is a problem, not kept (2,000 links to one 1 MiB file took 4 GB)
+MAX_FOLDER_BYTES = 64 << 20
 #: folders below a prompt folder that are read, at most (``limits.max_folder_depth``)
 MAX_FOLDER_DEPTH = Limits.DEFAULTS["max_folder_depth"][0]
 _SUFFIXES = (".md", ".toml")
@@ -134,13 +137,16 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
         problem = "no such folder" if not os.path.exists(folder) else "not a folder"
         note = looked_for(folder) if problem == "no such folder" else ""
         return "cannot read the prompt folder: %s%s" % (problem, " (%s)" % note if note else "")
-    out, problems = [], []
+    out, problems, left = [], [], MAX_FOLDER_BYTES
     top = os.path.realpath(folder)
     for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
         if kind == "marketplace":
             continue  # (read by the walk: listed for folder_signature alone)
         try:
-            out.append((rel, _read_inside(path, top, entry is None or entry.is_symlink()), named, kind))
+            data = _read_inside(path, top, entry is None or entry.is_symlink())
+            left -= len(data)
+            out.append((rel, data if left >= 0 else "the prompt folder's files hold more than %d bytes "
+                        "together" % MAX_FOLDER_BYTES, named, kind))
         except ConfigError as exc:
             out.append((rel, exc.problems[0][1], named, kind))
     for rel, problem in problems:
