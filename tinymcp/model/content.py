@@ -330,6 +330,4 @@ def shape(block, rev):
         res = block.get("resource")
         if res and "_meta" in res:
             block = dict(block, resource={k: v for k, v in res.items() if k != "_meta"})
-    if not rev.icons and "icons" in block:
-        block = {k: v for k, v in block.items() if k != "icons"}
-    return block
+    return {k: v for k, v in block.items() if k != "icons"} if not rev.icons and "icons" in block else block
