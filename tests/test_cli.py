@@ -76,6 +76,18 @@ def test_a_file_name_that_would_drive_the_terminal_is_told_escaped(tmp_path, arg
     assert rc == (1 if args else 0) and "\x1b" not in err and "\u202e" not in err
     assert "a\\x1b[31m\\u202eRED.md:1: name: expected a printable name" in err
 
+@pytest.mark.needs("files")
+@pytest.mark.parametrize("args", [["--check"], [], ["--list"]])
+def test_a_file_name_with_a_line_break_cannot_fake_a_line_of_its_own(tmp_path, args):
+    # Bug: a file named "x<LF>tinymcp: error: ..." told its name on two lines, the second
+    # one read as a line of the log (or, under --list, as a prompt of its own)
+    (tmp_path / "x\ntinymcp: info: fine.md").write_text("---\nname: %s\n---\nHi\n" % ("ok" if args == ["--list"] else "3"))
+    rc, out, err = run(["--prompts", str(tmp_path)] + args)
+    assert rc == (0 if args == ["--list"] else 1 if args else 0)
+    lines = (out if args == ["--list"] else err).splitlines()
+    assert [line for line in lines if "fine.md" in line] and not [line for line in lines if line.startswith("tinymcp: info")]
+
+
 @pytest.mark.parametrize("args", [["--check"], pytest.param(["--connect", "/nonexistent/tinymcp.sock"],
                                                              marks=pytest.mark.needs("socket"))])
 def test_the_cycle_collector_paused_at_start_is_back_on_after_the_load(args):

@@ -17,6 +17,13 @@
 SHOWN = {c: repr(chr(c))[1:-1] for c in [*range(9), *range(11, 32), 127, *range(8234, 8239), *range(8294, 8298)]}
 
 
+def shown(text, indent="  "):
+    """``text`` as a diagnostic tells it (``SHOWN``), each line after its first starting with a
+    space (``indent`` put before one that does not): a file named with a line break cannot
+    fake a line of its own in the log."""
+    return text.translate(SHOWN).replace("\n", "\n" + indent).replace("\n" + indent + " ", "\n ")
+
+
 class TinyMCPError(Exception):
     """Root of every error tinymcp raises on purpose."""
 

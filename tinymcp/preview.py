@@ -10,7 +10,7 @@ import sys
 from contextlib import suppress
 
 from . import __version__, codec
-from .errors import SHOWN
+from .errors import shown
 from .model.check import close_match
 from .model.content import as_text
 from .protocol.revisions import LATEST_HANDSHAKE
@@ -145,11 +145,11 @@ def config_error(problems, source, default_name):
     if source is not None and source.path and len(problems) == 1 \
             and (problems[0][0] + ":").startswith(source.path + ":"):
         # the file itself (unreadable, not JSON): one line, FILE[:LINE:COLUMN]: what is wrong
-        sys.stderr.write(("tinymcp: %s: %s\n" % problems[0]).translate(SHOWN))
+        sys.stderr.write("tinymcp: %s\n" % shown("%s: %s" % problems[0]))
         return 1
     sys.stderr.write("tinymcp: invalid config %s:\n" % (default_name if source is None else source.name))
     for path, msg in problems:
-        sys.stderr.write(("  %s: %s\n" % (path, msg) if path else "  %s\n" % msg).translate(SHOWN))
+        sys.stderr.write("  %s\n" % shown("%s: %s" % (path, msg) if path else msg, "    "))
     return 1
 
 
@@ -190,7 +190,7 @@ def list_prompts(server, out, sources=None, as_json=False):
     client = _Client(server)
     result = client.call("prompts/list", {})
     # (what a file says, its path too, may hold ESC: written escaped, never driving the terminal)
-    listed, write = result["prompts"], lambda text: out.write(text.translate(SHOWN))
+    listed, write = result["prompts"], lambda text: out.write(shown(text, "    ") + "\n")
     while result.get("nextCursor"):
         result = client.call("prompts/list", {"cursor": result["nextCursor"]})
         listed += result["prompts"]
@@ -199,13 +199,13 @@ def list_prompts(server, out, sources=None, as_json=False):
         if as_json:
             prompt.update({"source": where, "format": kind} if where else {})
             continue
-        write("%s%s\n" % (prompt["name"], "  (%s)" % prompt["title"] if prompt.get("title") else ""))
+        write("%s%s" % (prompt["name"], "  (%s)" % prompt["title"] if prompt.get("title") else ""))
         if where:
-            write("    from %s (%s)\n" % (where, kind))
+            write("    from %s (%s)" % (where, kind))
         if prompt.get("description"):
-            write("    %s\n" % prompt["description"].replace("\n", "\n    "))
+            write("    %s" % prompt["description"])
         for arg in prompt.get("arguments", ()):
-            write("    --arg %s=...%s%s\n" % (
+            write("    --arg %s=...%s%s" % (
                 arg["name"], "  (required)" if arg.get("required") else "",
                 "  %s" % arg["description"] if arg.get("description") else ""))
     if as_json:

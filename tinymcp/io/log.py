@@ -6,7 +6,7 @@ import select
 import sys
 from time import monotonic
 
-from ..errors import SHOWN
+from ..errors import shown
 from .loop import SERVING
 
 #: log lines waiting for a full stderr are kept up to this many bytes; past it they are
@@ -109,7 +109,7 @@ def stderr_log(level, message, exc=None):
     try:
         if not _STDERR:
             _STDERR.append(_Stderr())  # (two threads may make one each: one is kept)
-        text = ("tinymcp: %s: %s\n" % (level, message)).translate(SHOWN)
+        text = "tinymcp: %s\n" % shown("%s: %s" % (level, message))
         if exc is not None and _STDERR[0].tracebacks.allow():
             import traceback
             text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
