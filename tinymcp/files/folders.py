@@ -216,8 +216,8 @@ def _walk(folder, max_depth, problems):
     kind "manifest"); a marketplace, the plugins it lists alone, a skill an entry lists ``entry:skill``; a Gemini CLI
     extension (``gemini-extension.json``; no plugin), its ``commands/`` and ``skills/``, named from there as Gemini CLI
     names them; a host's top folder given itself (``.claude``), its host folders, named from there."""
-    followed, listed = [os.path.realpath(folder)], {}
-    found, todo = [], [("", folder, followed[0], 0, "", folder_host(folder))]
+    real_folder, followed, listed = os.path.realpath(folder), set(), {}  # (followed: the linked folders walked)
+    found, todo = [], [("", folder, real_folder, 0, "", folder_host(folder))]
     join = lambda top, name: top + "/" + name if top else name  # noqa: E731
     while todo:
         rel_top, top, real_top, depth, named_top, kind = todo.pop()
@@ -262,12 +262,12 @@ def _walk(folder, max_depth, problems):
             if is_folder and (kind in ("codex", "vscode") or _unlisted(listed, real_top, real, kind)):
                 continue  # (Codex, VS Code: their own files; a skills/ whose entries list skills: those alone)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
-                outside = not _inside(real, followed[0])
+                outside = not _inside(real, real_folder)
                 if outside:
                     problems.append((rel, "a symlink to %s, outside the prompt folder: not followed" % real))
                 if outside or real in followed or _inside(real_top, real):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
-                followed.append(real)
+                followed.add(real)
             if is_folder:
                 named = join(by_entry, name) if by_entry else (
                     own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
