@@ -67,7 +67,7 @@ class _Stderr:
             err.flush()
             return
         with self.lock:
-            data = text.encode("utf-8", "replace")
+            data = text.encode("utf-8", "backslashreplace")
             if self.pending and len(self.pending) + len(data) > LOG_BUFFER_BYTES:
                 self.dropped += 1
             else:
