@@ -221,6 +221,45 @@ def test_socket_mode_and_group_are_set_as_asked_never_more_open(world):
     assert stat.S_ISSOCK(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o660 and st.st_gid == group
 
 
+def test_a_link_swapped_in_at_the_socket_path_never_has_its_target_chmodded(tmp_path, monkeypatch):
+    # Bug: the group and mode were set by path after bind, following a symlink that a writer of
+    # the folder swapped in meanwhile: any file of the server's user could be made 0666
+    from tinymcp.errors import ListenError
+    from tinymcp.socket.unix import listen
+    victim, path, bind = tmp_path / "victim", str(tmp_path / "s"), socket.socket.bind
+    victim.write_text("secret")
+    victim.chmod(0o600)
+
+    def swapping(sock, address):
+        bind(sock, address)
+        if os.path.lexists(path):
+            os.unlink(path)
+        os.symlink(str(victim), path)
+    monkeypatch.setattr(socket.socket, "bind", swapping)
+    with pytest.raises(ListenError):
+        listen(path, mode=0o666)
+    assert stat.S_IMODE(victim.stat().st_mode) == 0o600 and os.readlink(path) == str(victim)
+
+
+def test_listen_leaves_the_process_umask_alone_while_it_binds(tmp_path, monkeypatch):
+    # Bug: listen set the umask to 0177 around bind, so a file another thread of an embedding
+    # program made meanwhile was born 0600 (133 of 300 in a review's run)
+    from tinymcp.socket.unix import listen
+    bind, seen = socket.socket.bind, []
+
+    def binding(sock, address):
+        seen.append(os.umask(0o022))  # (what another thread would be made with now)
+        os.umask(seen[-1])
+        bind(sock, address)
+    monkeypatch.setattr(socket.socket, "bind", binding)
+    old = os.umask(0o022)
+    try:
+        listen(str(tmp_path / "s"))[0].close()
+    finally:
+        os.umask(old)
+    assert seen == [0o022] and stat.S_IMODE(os.lstat(str(tmp_path / "s")).st_mode) == 0o600
+
+
 @pytest.mark.parametrize("args, message", [
     (["--socket-mode", "0999"], "--socket-mode needs an octal mode such as 0660, got '0999'"),
     (["--socket-mode", "1777"], "--socket-mode needs an octal mode such as 0660, got '1777'"),

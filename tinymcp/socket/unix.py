@@ -7,8 +7,9 @@ Everything runs on one non-blocking ``Loop``; each connection is a ``StreamPump`
 socket-sized backpressure bounds (see ``pump``), so a client that stops reading, or
 stalls in the middle of a line, costs the others nothing.
 
-The socket file is created 0600 (through the umask, never a chmod after bind, which
-would leave a window), an existing path is replaced only when it is a socket nobody
+The socket file is made in a 0700 folder of its own and linked into place with its group
+and mode (0600 unless asked), so it is never more open than asked, and no link swapped in
+at the path can redirect a chmod; an existing path is replaced only when it is a socket nobody
 answers on, and the file is removed on exit only if it is still ours. Peers are checked
 with SO_PEERCRED where the platform has it: the server's own uid and root, plus any
 ``allow_uids``.
@@ -118,33 +119,34 @@ def listen(path, log=stderr_log, mode=0o600, gid=None):
     """A non-blocking listening socket bound at ``path``, and what identifies the file
     (``_identity``) so that only this very file is removed at exit.
 
-    The file is born 0600 (through the umask: no window before a chmod), then given group
-    ``gid`` and only then ``mode``: at no moment is it more open than asked.
+    The file is bound in a folder of its own (0700, beside ``path``: nobody else can reach
+    it or swap it there), given group ``gid`` and ``mode``, then linked at ``path`` (which
+    fails if anything came to be there): it is never more open than asked, and a chmod by
+    path never follows a link somebody put there (nor is the process's umask touched).
     """
     if not hasattr(socket, "AF_UNIX"):
         raise ListenError("Unix sockets are not available on this platform; serve on stdio instead")
     _clear_path(path, log)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    bound = False
+    # (bound at a longer path than ``path``: a path too long to connect to is refused, as bind refuses it)
+    private = "%s.%d" % (path, os.getpid())
+    inner = os.path.join(private, "s")
     try:
-        old = os.umask(0o177)  # the file is born 0600: no window before a chmod
+        os.mkdir(private, 0o700)
         try:
-            sock.bind(path)
-            bound = True
+            sock.bind(inner)
+            os.chown(inner, -1, -1 if gid is None else gid)
+            os.chmod(inner, mode)
+            sock.listen(socket.SOMAXCONN)
+            sock.setblocking(False)
+            st = os.lstat(inner)
+            os.link(inner, path)  # (last: a group or mode it could not set leaves no socket behind)
         finally:
-            os.umask(old)
-        if gid is not None:
-            os.chown(path, -1, gid)
-        if mode != 0o600:
-            os.chmod(path, mode)
-        st = os.lstat(path)
-        sock.listen(socket.SOMAXCONN)
-        sock.setblocking(False)
+            with suppress(OSError):
+                os.unlink(inner)
+            os.rmdir(private)
     except OSError as exc:
         sock.close()
-        if bound:  # (a group or mode it could not set: no socket left behind)
-            with suppress(OSError):
-                os.unlink(path)
         raise ListenError("cannot listen on %s: %s" % (path, exc.strerror or exc))
     return sock, _identity(st)
 
