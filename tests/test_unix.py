@@ -13,6 +13,7 @@ import signal
 import socket
 import stat
 import subprocess
+import sys
 import threading
 import time
 
@@ -791,6 +792,22 @@ def test_connect_answers_what_a_dying_server_left_unanswered_and_exits_1(world):
     assert reply["id"] == 2 and reply["error"]["code"] == -32000, reply
     rc, err, out = bridge.finish(None)
     assert rc == 1 and out == b"" and "closed the connection" in err, err
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="a capped address space: CPython's measure")
+def test_connect_does_not_decode_a_host_line_of_millions_of_values(world):
+    # Bug: the bridge decoded every host line up to 64 MiB to track its ids: a 10 MB line of
+    # 3.5 million {} took it to 500 MB, and under capped memory to a MemoryError traceback,
+    # the next request never answered. The server refuses such a line unread; so does the bridge.
+    resource = pytest.importorskip("resource")
+    path = world.path("s")
+    world.server("--socket", path)
+    cap = lambda: resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))  # noqa: E731
+    bridge = world.stdio("--connect", path, preexec_fn=cap)
+    bridge.initialize()
+    bridge.send_bytes(b"[" + b"{}," * 3500000 + b"{}]\n")
+    bridge.send(req(7, "ping"))
+    assert bridge.frame()["error"]["code"] == -32600 and bridge.frame() == {"jsonrpc": "2.0", "id": 7, "result": {}}
 
 
 def test_connect_gives_up_on_a_host_that_stopped_reading_once_the_server_is_gone(world):

@@ -15,10 +15,12 @@ import select
 import socket
 
 from ..codec import encode, loads
+from ..errors import ParseError
 from ..io.log import stderr_log
 from ..io.pump import DRAIN_SECONDS, QUIET_ERRORS, read_some
 from ..io.stdio import nonblocking_pipes, restore_blocking
-from ..protocol.jsonrpc import error, is_notification
+from ..model.limits import Limits
+from ..protocol.jsonrpc import error, is_notification, read_line
 
 #: bytes held for the slower side, each way, before the faster one is read no more
 BUFFERED = 1024 * 1024
@@ -28,6 +30,9 @@ TRACKED, _HEAD = 64 * 1024 * 1024, 4096
 #: how every reply the server writes begins: only the id after it is decoded (a rendered
 #: prompt of 8 MiB costs pure-Python JSON, as on python3-minimal, seconds to decode whole)
 _REPLY = b'{"jsonrpc":"2.0","id":'
+#: what bounds the decoding of a line, as the server's defaults bound it (a host's line of millions of values,
+#: which the server refuses unread, took the bridge to 500 MB and past a capped memory to a MemoryError)
+_BOUNDS = Limits()
 
 
 def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
@@ -174,8 +179,8 @@ class _Relay:
                             out.append(({"id": loads(head.decode("utf-8"))}, self.counted[side], False))
                             break
                     continue
-                msg = loads(line.decode("utf-8"))
-            except (ValueError, RecursionError):
+                msg = read_line(line, _BOUNDS)  # (Refused: not tracked, as the server refuses it)
+            except (ValueError, ParseError):
                 continue
             array = type(msg) is list
             out.extend((m, self.counted[side], array) for m in (msg if array else (msg,)) if type(m) is dict)
