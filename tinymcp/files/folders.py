@@ -29,7 +29,7 @@ from .formats import MAX_PATH, parse
 #: the most a prompt file may hold; larger is a config error (it is not read)
 MAX_FILE_BYTES = 1 << 20
 #: the most the files of one prompt folder hold together (64 files at the most each may hold; a real collection
-#: holds a few MiB): past it, each further file is a problem, not kept (2,000 links to one 1 MiB file took 4 GB)
+#: holds a few MiB): past it, each further file is a problem, not read (2,000 links to one 1 MiB file took 4 GB)
 MAX_FOLDER_BYTES = 64 << 20
 #: folders below a prompt folder that are read, at most (``limits.max_folder_depth``)
 MAX_FOLDER_DEPTH = Limits.DEFAULTS["max_folder_depth"][0]
@@ -143,7 +143,7 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
         if kind == "marketplace":
             continue  # (read by the walk: listed for folder_signature alone)
         try:
-            data = _read_inside(path, top, entry is None or entry.is_symlink())
+            data = _read_inside(path, top, entry is None or entry.is_symlink()) if left >= 0 else b""
             left -= len(data)
             out.append((rel, data if left >= 0 else "the prompt folder's files hold more than %d bytes "
                         "together" % MAX_FOLDER_BYTES, named, kind))
