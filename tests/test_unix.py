@@ -264,6 +264,7 @@ def test_listen_leaves_the_process_umask_alone_while_it_binds(tmp_path, monkeypa
 @pytest.mark.parametrize("args, message", [
     (["--socket-mode", "0999"], "--socket-mode needs an octal mode such as 0660, got '0999'"),
     (["--socket-mode", "1777"], "--socket-mode needs an octal mode such as 0660, got '1777'"),
+    (["--socket-mode", "0o660"], "--socket-mode needs an octal mode such as 0660, got '0o660'"),  # (as chmod)
 ])
 def test_a_socket_mode_that_is_not_one_is_a_usage_error(world, args, message):
     rc, out, err = run(["--socket", world.path("s")] + args)
@@ -461,17 +462,6 @@ def test_refusal_log_counts_past_its_burst_and_reports_in_the_next_period():
 
 # --- peer credentials -----------------------------------------------------------------------
 
-def test_peer_allowed_admits_the_own_uid_and_root_only_unless_widened():
-    from tinymcp.socket.unix import peer_allowed
-    me = os.geteuid()
-    unknown = 4000000 if me != 4000000 else 4000001
-    assert peer_allowed(me, me)
-    assert peer_allowed(0, me)
-    assert not peer_allowed(unknown, me)
-    assert peer_allowed(unknown, me, {unknown})
-    assert not peer_allowed(unknown, me, {unknown + 1})
-
-
 @pytest.mark.skipif(_peercred_option() is None, reason="no SO_PEERCRED here")
 def test_peer_credentials_read_the_connected_process():
     from tinymcp.socket.unix import peer_credentials
@@ -575,6 +565,50 @@ def test_allow_uid_with_the_socket_mode_and_group_lets_that_uid_in(world):
     world.server("--socket", path, "--allow-uid", "65534", "--socket-mode", "0660",
                  "--socket-group", "65534")
     assert json.loads(_ping_as(65534, path)) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+
+def _pinged_as(uid, path):
+    """A connection made as ``uid`` (the effective uid, which SO_PEERCRED reads at connect),
+    and the line the server answered its ping with."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(GUARD)
+    os.seteuid(uid)
+    try:
+        s.connect(path)
+    finally:
+        os.seteuid(0)
+    s.sendall(line(req(1, "ping")))
+    data = b""
+    while b"\n" not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return s, json.loads(data)
+
+
+@pytest.mark.skipif(_peercred_option() is None or os.geteuid() != 0,
+                    reason="needs root (to connect as another uid) and SO_PEERCRED")
+def test_allowed_uids_together_hold_at_most_half_the_places_so_the_owner_gets_in(world):
+    path = world.path("s")
+    proc = world.server("--socket", path, "--allow-uid", "65534,65533", "--max-clients", "4")
+    os.chmod(world.dir, 0o755)
+    os.chmod(path, 0o666)
+    held = [_pinged_as(uid, path) for uid in (65534, 65533)]  # (answered: both admitted)
+    assert [reply["result"] for _, reply in held] == [{}, {}]
+    extra, refusal = _pinged_as(65534, path)
+    assert refusal == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32000, "message": "Connection refused: the server is already serving 2 clients "
+                                   "of other users (--max-clients); try again later"}}
+    assert "already serving 2 clients of other users (--max-clients)" in proc.wait_stderr("refused client 3")
+    owners = [world.client(path) for _ in range(2)]  # (the server's own uid: the other half)
+    assert [c.call(req(2, "ping"))["result"] for c in owners] == [{}, {}]
+    held[0][0].close()  # (a place of theirs freed is theirs again)
+    deadline = time.monotonic() + GUARD
+    while _pinged_as(65533, path)[1]["id"] is None:
+        assert time.monotonic() < deadline, "never served again"
+    for s in [extra, held[1][0]]:
+        s.close()
 
 
 SLOW_SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e_helpers", "slow_socket_server.py")

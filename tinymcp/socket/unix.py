@@ -50,11 +50,6 @@ _OUT_OF_FDS = frozenset((errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM
 
 # --- peer credentials -------------------------------------------------------------------
 
-def peer_allowed(uid, own_uid, allow_uids=()):
-    """Whether a peer with ``uid`` may talk to a server running as ``own_uid``."""
-    return uid == own_uid or uid == 0 or uid in allow_uids
-
-
 def _peercred_option():
     """SO_PEERCRED, or None where the platform has none. Some builds (Debian's PyPy 3.9)
     leave the constant out on Linux, where it is 17 on the common architectures."""
@@ -108,10 +103,9 @@ def _clear_path(path, log):
         probe.close()
     try:
         os.unlink(path)
-    except FileNotFoundError:
-        pass
     except OSError as exc:
-        raise ListenError("cannot remove the stale socket %s: %s" % (path, exc.strerror or exc))
+        if exc.errno != errno.ENOENT:
+            raise ListenError("cannot remove the stale socket %s: %s" % (path, exc.strerror or exc))
     log("info", "removed a stale socket at %s (nothing answered on it)" % path)
 
 
@@ -224,6 +218,7 @@ class _Acceptor:
         self.accept_failures = RefusalLog(log, summary="%d more failed accept%s without a line each")
         self.numbers = itertools.count(1)
         self.sockets = {}  # pump -> its socket
+        self.others = set()  # the pumps of peers with neither our uid nor root's (--allow-uid)
         self.lingering = {}  # fd -> a refused connection, until its peer closes
 
     def start(self):
@@ -299,26 +294,35 @@ class _Acceptor:
         except OSError as exc:
             return self.refuse(conn, name, "cannot read its credentials: %s" % exc,
                                "the server cannot tell who you are")
+        # (a peer with neither our uid nor root's must be one --allow-uid names)
+        other = creds is not None and creds[1] not in (self.own_uid, 0)
         if creds is not None:
             name += " (pid %d, uid %d)" % creds
-            if not peer_allowed(creds[1], self.own_uid, self.allow):
+            if other and creds[1] not in self.allow:
                 return self.refuse(conn, name, "uid %d may not connect (see --allow-uid)" % creds[1],
                                    "uid %d may not connect to this server (its operator can allow "
                                    "it with --allow-uid)" % creds[1])
-        hub, most = self.hub, self.max_clients
-        if len(hub.pumps) >= most:
-            busy = "already serving %d client%s" % (most, "" if most == 1 else "s")
+        # --allow-uid peers together hold at most half the places (one at least), so theirs
+        # alone cannot lock out the server's own user
+        most, held, whose = self.max_clients, self.hub.pumps, ""
+        if other and len(held) < most:
+            most, held, whose = max(1, most // 2), self.others, " of other users"
+        if len(held) >= most:
+            busy = "already serving %d client%s%s" % (most, "" if most == 1 else "s", whose)
             return self.refuse(conn, name, busy + " (--max-clients)",
                                "the server is %s (--max-clients); try again later" % busy)
         conn.setblocking(False)
         fd = conn.fileno()
-        pump = StreamPump(self.loop, Session(hub.server, log=self.log, executor=self.workers), fd, fd,
+        pump = StreamPump(self.loop, Session(self.hub.server, log=self.log, executor=self.workers), fd, fd,
                           self._closed, high=HIGH_WATER, low=LOW_WATER, hard=HARD_LIMIT, log=self.log, name=name)
         self.sockets[pump] = conn
-        hub.add(pump)
+        if other:
+            self.others.add(pump)
+        self.hub.add(pump)
 
     def _closed(self, pump):
         self.hub.discard(pump)
+        self.others.discard(pump)
         sock = self.sockets.pop(pump, None)
         if sock is not None:
             sock.close()
@@ -359,18 +363,12 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
 def serve_options(opts, server, source):
     """``serve_unix`` as the command line's options ask (``cli.parse_args``; the values of
     the socket's own options are read here: ``UsageError`` for one that is no value)."""
-    uids = set()
     for text in opts["allow_uids"]:
-        for part in text.split(","):
-            part = part.strip()
-            if not (part.isascii() and part.isdigit()):
-                raise UsageError("--allow-uid needs numeric uids separated by commas, got %r" % text)
-            uids.add(int(part))
-    text = opts["socket_mode"] or "600"  # (never "": cli refuses an empty value)
-    try:
-        mode = int(text, 8)
-    except ValueError:
-        mode = -1
+        if not all(part.strip().isascii() and part.strip().isdigit() for part in text.split(",")):
+            raise UsageError("--allow-uid needs numeric uids separated by commas, got %r" % text)
+    uids = {int(part) for text in opts["allow_uids"] for part in text.split(",")}
+    text = opts["socket_mode"] or "600"  # (never "": cli refuses an empty value; as chmod reads it, octal digits)
+    mode = -1 if text.strip("01234567") else int(text, 8)
     if not 0 <= mode <= 0o777:
         raise UsageError("--socket-mode needs an octal mode such as 0660, got %r" % text)
     gid = None if opts["socket_group"] is None else _gid(opts["socket_group"])
