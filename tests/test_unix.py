@@ -866,6 +866,56 @@ def test_connect_ends_when_its_stdout_cannot_be_written(world):
     assert "writing to stdout failed" in err
 
 
+def _listening_as(uid, path):
+    """A forked child, as ``uid``, listening at ``path``: it answers one line of the first
+    connection with a ping's result (if a line comes), then ends. Returns its pid."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no pytest machinery from here on, only os._exit
+        try:
+            os.setgid(uid)
+            os.setuid(uid)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(GUARD)
+            s.bind(path)
+            s.listen(1)
+            os.write(w, b"!")
+            conn = s.accept()[0]
+            conn.settimeout(GUARD)
+            if conn.recv(4096):
+                conn.sendall(b'{"jsonrpc":"2.0","id":1,"result":{}}\n')
+        finally:
+            os._exit(0)
+    os.close(w)
+    assert os.read(r, 1) == b"!"
+    os.close(r)
+    return pid
+
+
+@pytest.mark.skipif(_peercred_option() is None or os.geteuid() != 0,
+                    reason="needs root (to listen as another uid) and SO_PEERCRED")
+@pytest.mark.parametrize("folder_owner", [0, 65534])
+def test_connect_talks_to_a_server_of_another_uid_only_in_a_folder_that_uid_owns(world, folder_owner):
+    # (in a folder others can write, as a shared /tmp, anybody can listen at a free name first)
+    folder = world.path("shared")
+    os.mkdir(folder)
+    os.chmod(world.dir, 0o755)
+    os.chmod(folder, 0o777)
+    os.chown(folder, folder_owner, -1)
+    path = os.path.join(folder, "s")
+    pid = _listening_as(65534, path)
+    try:
+        rc, out, err = run(["--connect", path], stdin=line(req(1, "ping")))
+    finally:
+        os.waitpid(pid, 0)
+    if folder_owner:
+        assert rc == 0 and json.loads(out) == {"jsonrpc": "2.0", "id": 1, "result": {}}, err
+    else:
+        assert rc == 1 and out == "", err
+        assert "cannot connect to %s: its server runs as uid 65534, not as you, root or the owner of its " \
+               "folder\n" % path in err and "is `tinymcp --socket" not in err
+
+
 def test_connect_to_nothing_exits_1_saying_what_to_start(world):
     rc, out, err = run(["--connect", world.path("none")])
     assert rc == 1 and out == ""

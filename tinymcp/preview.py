@@ -80,10 +80,9 @@ def show(opts, default_config=None, server=None, name=None, sources=None):
     """What ``--help``, ``--version``, ``--check``, ``--list`` or ``--render`` print (of
     ``server``, whose config is called ``name``, its prompts' files ``sources``); the exit
     status."""
-    if opts["help"]:
-        return printed(lambda: sys.stdout.write(usage(program(), default_config)) and 0)
-    if opts["version"]:
-        return printed(lambda: sys.stdout.write("tinymcp %s\n" % __version__) and 0)
+    if opts["help"] or opts["version"]:
+        text = usage(program(), default_config) if opts["help"] else "tinymcp %s\n" % __version__
+        return printed(lambda: sys.stdout.write(text) and 0)
     if opts["check"]:
         n = len(server.config.prompts)
         return printed(lambda: sys.stdout.write("%s: ok, %d prompt%s\n" % (name, n, "" if n == 1 else "s")) and 0)

@@ -389,9 +389,7 @@ class Session:
         if entry is None and self.server.config.tools:  # (opt-in: prompts as tools)
             from .tools import TOOLS
             entry = TOOLS.get(method)
-        params = msg.get("params")
-        if params is None:
-            params = {}
+        params = {} if msg.get("params") is None else msg["params"]
         entry = self.conn.admit(call, entry, params)  # -32022, -32601, -32602, the state's refusal
         meta = params.get("_meta")
         if type(meta) is dict:

@@ -21,6 +21,7 @@ from ..io.pump import DRAIN_SECONDS, QUIET_ERRORS, read_some
 from ..io.stdio import nonblocking_pipes, restore_blocking
 from ..model.limits import Limits
 from ..protocol.jsonrpc import error, is_notification, read_line
+from .unix import peer_credentials
 
 #: bytes held for the slower side, each way, before the faster one is read no more
 BUFFERED = 1024 * 1024
@@ -45,10 +46,15 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)
+        # (whoever can write the socket's folder can put a server there: one not run by us,
+        # root or the folder's owner may be anybody's, as in a shared /tmp)
+        uid = (peer_credentials(sock) or (0, 0))[1]
+        if uid not in (0, os.geteuid(), os.stat(os.path.dirname(os.path.abspath(path))).st_uid):
+            raise OSError("its server runs as uid %d, not as you, root or the owner of its folder" % uid)
     except OSError as exc:
         sock.close()
-        log("error", "cannot connect to %s: %s (is `tinymcp --socket %s` running?)"
-            % (path, exc.strerror or exc, path))
+        log("error", "cannot connect to %s: %s" % (path, exc.strerror or exc) + (
+            "" if exc.errno is None else " (is `tinymcp --socket %s` running?)" % path))
         return 1
     sock.setblocking(False)
     restore = nonblocking_pipes((in_fd, out_fd))
