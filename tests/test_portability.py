@@ -132,9 +132,9 @@ def test_a_copy_without_its_optional_parts_says_so_for_their_options(tmp_path, l
     if leftover:
         (root / "sometool" / "_vendor" / "tinymcp" / "socket" / "__pycache__").mkdir(parents=True)
     api = "import %s as t; t.%s" % (VENDORED_NAME, "%s")
-    for args, status, says in ((["-m", VENDORED_NAME, "--socket", "s"], 2, "--socket is served by the socket/ part"),
-                               (["-m", VENDORED_NAME, "--connect", "s"], 2, "--connect is served by the socket/ part"),
-                               (["-m", VENDORED_NAME, "--prompts", "."], 1, "prompt folders are read by the files/ part"),
+    for args, status, says in ((["-m", VENDORED_NAME, "--socket", "s"], 2, "--socket needs the socket/ part"),
+                               (["-m", VENDORED_NAME, "--connect", "s"], 2, "--connect needs the socket/ part"),
+                               (["-m", VENDORED_NAME, "--prompts", "."], 2, "--prompts needs the files/ part"),
                                (["-c", api % "load_files(None, None, ['.'])"], 1,
                                 "ConfigError: prompt_dirs: prompt folders are read by the files/ part"),
                                (["-c", api % "serve({'prompts': [], 'prompt_dirs': ['.']})"], 1,

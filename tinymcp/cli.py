@@ -96,9 +96,11 @@ def _check_together(opts, named):
             raise UsageError("%s needs %s" % (name, what))
     if opts["watch"] and opts["config"] is None and not opts["prompts"]:
         raise UsageError("--watch needs --config FILE or --prompts DIR")
-    for name, module in (("--socket", "unix"), ("--connect", "bridge")):  # (optional: a copy may not have it)
-        if name in named and not _has(__package__ + ".socket." + module):
-            raise UsageError("%s is served by the socket/ part of tinymcp, which this copy does not have" % name)
+    # (optional parts: a copy may not have them)
+    for name, part, module in (("--socket", "socket", "unix"), ("--connect", "socket", "bridge"),
+                               ("--prompts", "files", "folders")):
+        if name in named and not _has("%s.%s.%s" % (__package__, part, module)):
+            raise UsageError("%s needs the %s/ part of tinymcp, which this copy does not have" % (name, part))
     modes = [name for name in ("--check", "--list", "--render", "--socket") if name in named]
     if len(modes) > 1:  # (each ends what the others do: one would be done, silently)
         raise UsageError("%s: one at a time" % " and ".join(modes))
