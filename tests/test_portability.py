@@ -396,7 +396,7 @@ def test_build_pyz_refuses_to_embed_a_config_that_names_prompt_folders(tmp_path)
     cfg.write_text(json.dumps({"prompts": [], "prompt_dirs": ["p"]}))
     pyz = tmp_path / "never.pyz"
     rc, out, err = build_pyz(pyz, "--embed-config", cfg)
-    assert rc == 1 and not pyz.exists()
+    assert rc == 1 and not pyz.exists() and out == ""  # (no "ok" from --check before the refusal)
     assert "%s: prompt_dirs: an embedded config cannot name prompt folders" % cfg in err, err
 
 
