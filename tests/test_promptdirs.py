@@ -1209,6 +1209,15 @@ def test_a_hosts_top_folder_given_itself_serves_its_host_folders_as_the_host_nam
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".config/opencode/skills")])) == ["k"]
 
 
+def test_opencodes_singular_skill_folder_is_a_skills_folder_as_its_plural(tmp_path):
+    # (OpenCode's skill.ts globs {skill,skills}/**/SKILL.md: .opencode/skill's skills were dropped
+    # from .opencode unsaid, and given itself a misnamed SKILLS.MD there was served as a prompt)
+    root = write(tmp_path, {".opencode/command/c.md": "C\n", ".opencode/skill/k/SKILL.md": "K\n",
+                            ".opencode/skill/m/SKILLS.MD": "Not a skill\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".opencode")])) == ["c", "k"]
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".opencode/skill")])) == ["k"]
+
+
 def test_a_problem_under_a_long_dotted_key_is_placed_in_linear_time(tmp_path):
     # (its path was cut one '.' or '[' at a time, each cut copied whole: 400,000 took 27 s)
     for key in ("a." * 300000 + "b", "a[" * 300000 + "b"):

@@ -174,7 +174,7 @@ HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".
          (".claude", "skills"): SKILLS, (".codex", "skills"): SKILLS, (".agents", "skills"): SKILLS,
          (".gemini", "skills"): SKILLS, (".github", "skills"): SKILLS, (".opencode", "skills"): SKILLS,
          ("opencode", "command"): "opencode", ("opencode", "commands"): "opencode",  # (~/.config/opencode's)
-         ("opencode", "skills"): SKILLS}
+         (".opencode", "skill"): SKILLS, ("opencode", "skill"): SKILLS, ("opencode", "skills"): SKILLS}
 #: a host's top folder (``.claude``) -> its host folders (a folder it holds -> how it is read): given
 #: itself, only those are read, named from there, as the host names them (``.claude/commands/x.md``: x)
 _ROOTS = {root: {sub: kind for (top, sub), kind in HOSTS.items() if top == root} for root, _ in HOSTS if root[0] == "."}
