@@ -48,8 +48,8 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
         sock.connect(path)
         # (whoever can write the socket's folder can put a server there: one not run by us,
         # root or the folder's owner may be anybody's, as in a shared /tmp)
-        uid = (peer_credentials(sock) or (0, 0))[1]
-        if uid not in (0, os.geteuid(), os.stat(os.path.dirname(os.path.abspath(path))).st_uid):
+        uid = (peer_credentials(sock) or (0, 0))[1]  # (none to read: the file mode is the gate)
+        if uid and uid not in (os.geteuid(), os.stat(os.path.dirname(os.path.abspath(path))).st_uid):
             raise OSError("its server runs as uid %d, not as you, root or the owner of its folder" % uid)
     except OSError as exc:
         sock.close()
