@@ -313,6 +313,19 @@ def test_a_plugin_manifest_linked_from_outside_is_not_read_for_what_it_lists(tmp
         % (manifest, os.path.join(os.path.realpath(outside), "plugin.json"))]
 
 
+def test_a_manifest_linked_to_elsewhere_in_the_folder_is_read_for_its_name_and_what_it_lists(tmp_path):
+    # (read for the plugin's name, it was refused for its "commands" and a marketplace's "plugins",
+    # silently: commands/ was served instead, and a marketplace's own files as prompts)
+    root = write(tmp_path / "p", {"plug/commands/c.md": "C\n", "plug/other/o.md": "O\n",
+                                  "shared/plugin.json": '{"name": "x", "commands": ["./other"]}',
+                                  "shared/marketplace.json": '{"plugins": [{"name": "m", "source": "./mine"}]}',
+                                  "market/mine/commands/h.md": "H\n", "market/README.md": "Read me\n"})
+    for folder, target in (("plug", "plugin.json"), ("market", "marketplace.json")):
+        os.makedirs(os.path.join(root, folder, ".claude-plugin"))
+        os.symlink(os.path.join(root, "shared", target), os.path.join(root, folder, ".claude-plugin", target))
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["market:m:h", "x:o"]
+
+
 def test_a_symlinked_folder_is_followed_once_when_it_stays_inside_the_folder(tmp_path):
     # (`npx skills add` links each skill's folder into the host's skills folder: such a
     # skill was skipped without a word)

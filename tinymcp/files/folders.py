@@ -17,6 +17,7 @@ folders symlinked to a place outside the folder are read), regular files only,
 """
 
 import os
+from contextlib import suppress
 
 from .. import codec
 from ..errors import ConfigError, clip, clip_names
@@ -230,7 +231,8 @@ def _walk(folder, max_depth, problems):
             continue
         # (Codex, VS Code and Gemini CLI list their folders' own files: no skill, plugin or extension there)
         hosted = kind in ("codex", "vscode", "gemini")
-        plugin = not hosted and _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, problems)
+        plugin = not hosted and _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, problems,
+                                        real_folder)
         plugin, kind = (False, MARKET) if plugin is MARKET else (plugin, kind)  # (a marketplace: what it lists)
         extension = not plugin and "gemini-extension.json" in by_name  # (Gemini CLI reads no SKILL.md of its own)
         if plugin or extension:  # (a plugin's commands and skills are plugin:command; an extension's skills ext:skill)
@@ -247,7 +249,7 @@ def _walk(folder, max_depth, problems):
             if not plugin:
                 continue
         # (the subfolders read, where only some are; a host's top folder's: folder_host)
-        listed_commands = plugin and _listed_commands(top, real_top, rel_top, named_top, found, problems)
+        listed_commands = plugin and _listed_commands(top, real_top, rel_top, named_top, found, problems, real_folder)
         kinds = (_IN_PLUGIN if listed_commands is None else {"skills": SKILLS}) if plugin else \
             None if hosted else _IN_EXTENSION if extension else _ROOTS.get(kind)
         subfolders = listed_commands or []
@@ -297,14 +299,14 @@ def _read_inside(path, top, linked=True):
     return read_regular(real, MAX_FILE_BYTES, nofollow=True)
 
 
-def _listed_commands(top, real_top, rel_top, named_top, found, problems):
+def _listed_commands(top, real_top, rel_top, named_top, found, problems, real_folder):
     """The command folders a plugin's manifest lists under ``commands``, each walked as its
     ``commands/`` would be; the files it lists go to ``found``, named ``plugin:stem``. Claude
     Code reads them instead of ``commands/`` (manifest-reference "commands"). None where it
     lists none, or the manifest cannot be read (``build`` says why)."""
     manifest = os.path.join(top, ".claude-plugin", "plugin.json")
-    try:
-        listed = codec.load_file(_read_inside(manifest, real_top), manifest).get("commands")
+    try:  # (linked to anywhere in the prompt folder, as it is read for the plugin's name: ``read_folder``)
+        listed = codec.load_file(_read_inside(manifest, real_folder), manifest).get("commands")
     except (ConfigError, AttributeError):
         return None
     # (seen: each walked once, the plugin itself not again)
@@ -332,7 +334,7 @@ def _is_folder(entry):
         return False
 
 
-def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, problems):
+def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, problems, real_folder):
     """Whether the folder ``top`` (its entries ``by_name``) is a Claude Code plugin: it holds
     ``.claude-plugin/`` (not a marketplace's, which holds its marketplace.json alone: its
     plugins are below), or a marketplace read on the way lists it by a path of its own
@@ -357,8 +359,8 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
     if ".claude-plugin" in by_name and (kind != MARKET or real_top in listed):
         where, missing = (rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", []
         found.append((where, market, None, "", "marketplace"))
-        try:
-            data = codec.load_file(_read_inside(market, real_top), market)
+        with suppress(ConfigError):  # (one that cannot be read lists nothing)
+            data = codec.load_file(_read_inside(market, real_folder), market)
             read = type(data) is dict and type(data.get("plugins")) is list
             for entry in data["plugins"] if read else ():
                 # (a source that is no string, a repository, or holds a NUL or a lone surrogate: it lists nothing)
@@ -380,8 +382,6 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
                         listed[("dir", path)] = True
                         while path != root:
                             listed[("skills", path)], path = True, os.path.dirname(path)
-        except ConfigError:
-            pass
         if missing:
             problems.append((where + " (plugins)", "no such folder here: " + clip_names(missing, 5, 80)))
         if by_name[".claude-plugin"].is_dir() and (
