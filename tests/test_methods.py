@@ -70,7 +70,8 @@ def test_well_formed_retry_fields_are_ignored_and_the_handshake_era_never_reads_
 @pytest.mark.parametrize("params", [{}, {"protocolVersion": 20250618}, {"protocolVersion": None}])
 def test_initialize_needs_a_string_version(wire, params):
     assert wire.error("initialize", params)["code"] == -32602
-    assert wire.session.state == "NEW"
+    assert "not initialized" in wire.error("prompts/list")["message"]  # (the refused one changed nothing)
+    assert wire.initialize()["protocolVersion"]
 
 
 def test_initialize_result_shape():

@@ -22,12 +22,13 @@ def _big_server():
 
 
 def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
+    from tinymcp import Session
     from tinymcp.io.pump import StreamPump
     closed = []
     with pipe_rig(blocking=False) as rig:
         loop = rig.loop
         # one read holds all 250 requests: the session's budget stops it at high + one reply
-        pump = StreamPump(loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
+        pump = StreamPump(loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
                           high=8192, low=2048, hard=None)
         n = 250  # ~57 KB of requests (fits the 64 KiB input pipe), ~600 KB of replies
         _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
@@ -65,10 +66,11 @@ def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
 
 
 def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
+    from tinymcp import Session
     from tinymcp.io.pump import StreamPump
     closed, logged = [], []
     with pipe_rig(blocking=False) as rig:
-        pump = StreamPump(rig.loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
+        pump = StreamPump(rig.loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
                           high=8192, low=2048, hard=100000,
                           log=lambda level, msg, exc=None: logged.append((level, msg)),
                           name="client 9")
@@ -90,10 +92,11 @@ def test_pump_closes_a_paused_peer_whose_pushed_output_passes_the_hard_bound():
 
 
 def test_pump_bounds_pushed_output_for_a_peer_that_is_not_paused_too():
+    from tinymcp import Session
     from tinymcp.io.pump import StreamPump
     closed, logged = [], []
     with pipe_rig(blocking=False) as rig:
-        pump = StreamPump(rig.loop, _big_server().session(), rig.r_in, rig.w_out, closed.append,
+        pump = StreamPump(rig.loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
                           high=8192, low=2048, hard=100000,
                           log=lambda level, msg, exc=None: logged.append((level, msg)), name="client 3")
         pump.send(b"x" * 50000 + b"\n")  # within the bound: sent (the pipe takes it all)
@@ -108,11 +111,12 @@ def test_a_reply_larger_than_the_hard_bound_is_answered_though_a_push_comes_mean
     # (a 7 MiB reply read as it came, then one reload: the socket service closed the
     # connection, and the request was never answered)
     from tinymcp import Server
+    from tinymcp import Session
     from tinymcp.io.pump import StreamPump
     closed = []
     server = Server(named_config(["big"], text="{topic}" + "z" * 300000))
     with pipe_rig(blocking=False) as rig:
-        pump = StreamPump(rig.loop, server.session(), rig.r_in, rig.w_out, closed.append,
+        pump = StreamPump(rig.loop, Session(server), rig.r_in, rig.w_out, closed.append,
                           high=8192, low=2048, hard=100000)
         _write_all(rig.w_in, line(modern(1, "prompts/get", {"name": "big", "arguments": {"topic": "t"}})))
         while not pump.out:
@@ -132,12 +136,13 @@ def test_a_reply_larger_than_the_hard_bound_is_answered_though_a_push_comes_mean
 
 def test_pump_feeds_a_cancel_with_its_request_so_the_queued_reply_is_dropped():
     from tinymcp import Server
+    from tinymcp import Session
     from tinymcp.io.pump import StreamPump
     closed = []
     with pipe_rig(blocking=False) as rig:
         marks = {}
         server = Server(named_config(["alpha", "beta", "gamma"]))
-        pump = StreamPump(rig.loop, server.session(), rig.r_in, rig.w_out, closed.append, **marks)
+        pump = StreamPump(rig.loop, Session(server), rig.r_in, rig.w_out, closed.append, **marks)
         _write_all(rig.w_in, line(initialize()) + line(INITIALIZED)
                    + line(req(5, "prompts/get", {"name": "alpha", "arguments": {"topic": "t"}}))
                    + line({"jsonrpc": "2.0", "method": "notifications/cancelled",
@@ -201,7 +206,7 @@ def test_a_server_served_by_two_transports_tells_both():
     import os
     import select
     from conftest import simple_config
-    from tinymcp import Server
+    from tinymcp import Server, Session
     from tinymcp.io.loop import Loop
     from tinymcp.io.pump import Hub, StreamPump
     server = Server(simple_config(1), list_changed=True)
@@ -214,7 +219,7 @@ def test_a_server_served_by_two_transports_tells_both():
             r_in, w_in = os.pipe()
             r_out, w_out = os.pipe()
             fds += [r_in, w_in, r_out, w_out]
-            hub.add(StreamPump(loop, server.session(), r_in, w_out, hub.discard))
+            hub.add(StreamPump(loop, Session(server), r_in, w_out, hub.discard))
             os.write(w_in, b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}\n')
             got = b""
             while not got.endswith(b"\n"):

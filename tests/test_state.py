@@ -5,6 +5,7 @@ import json
 import pytest
 
 from conftest import LISTEN, MODERN, Wire, meta, modern_wire, one, req, simple_config
+from tinymcp import Session
 from tinymcp.protocol.revisions import ALL_VERSIONS
 
 
@@ -302,10 +303,10 @@ def test_list_changed_is_read_from_the_server_when_it_is_needed():
     from conftest import simple_config
     from tinymcp import Server
     server = Server(simple_config())
-    session = server.session()
+    session = Session(server)
     server.list_changed = True
     wire = Wire(simple_config())
     wire.session = session
     assert wire.initialize()["capabilities"]["prompts"] == {"listChanged": True}
     assert session.prompts_changed() == b'{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}\n'
-    assert server.session(list_changed=False).prompts_changed() == b""
+    assert Session(server, list_changed=False).prompts_changed() == b""

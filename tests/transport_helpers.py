@@ -372,13 +372,13 @@ def pipe_rig(blocking=True):
 def piped_hub(names):
     """A server with list_changed on ``named_config(names)``, its loop and hub, one pump
     between two pipes: yields (server, loop, hub, write_to_server, read_from_server)."""
-    from tinymcp import Server
+    from tinymcp import Server, Session
     from tinymcp.io.pump import Hub, StreamPump
     server = Server(named_config(names), list_changed=True)
     with pipe_rig() as rig:
         hub = Hub(rig.loop, server)
         try:
-            hub.add(StreamPump(rig.loop, server.session(), rig.r_in, rig.w_out, hub.discard))
+            hub.add(StreamPump(rig.loop, Session(server), rig.r_in, rig.w_out, hub.discard))
             yield server, rig.loop, hub, rig.w_in, rig.r_out
         finally:
             hub.close()

@@ -125,10 +125,6 @@ class Server:
         self.error_tag = "%04x" % (id(self) & 0xFFFF)
         self.config = self._load(config)
 
-    def session(self, **options):
-        """A new ``Session`` of this server (see ``Session`` for the options)."""
-        return Session(self, **options)
-
     def replace_config(self, config):
         """Replace the prompt set (any thread): validated whole first, raises ``ConfigError``.
 
@@ -201,16 +197,6 @@ class Session:
         #: the lines read so far, blank ones too: an id-null error names its own (``data.line``),
         #: which the ``--connect`` bridge matches to what it relayed
         self.lines_read = 0
-
-    @property
-    def state(self):
-        """The handshake state (``state.NEW`` or ``state.READY``)."""
-        return self.conn.state
-
-    @property
-    def version(self):
-        """The negotiated handshake-era version (None before ``initialize``)."""
-        return None if self.conn.revision is None else self.conn.revision.version
 
     @property
     def streams(self):

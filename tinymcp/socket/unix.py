@@ -182,12 +182,6 @@ LINGER_SECONDS = 2.0
 LINGER_MOST = 64
 
 
-def _remove_if_ours(path, ident):
-    with suppress(OSError):
-        if _identity(os.lstat(path)) == ident:
-            os.unlink(path)
-
-
 def _raise_fd_limit(need, log):
     """Lift the soft open-files limit towards ``need`` (within the hard limit)."""
     with suppress(ImportError, ValueError, OSError):
@@ -356,7 +350,9 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
         hub.close()
         acceptor.close()
         loop.close()
-        _remove_if_ours(path, ident)
+        with suppress(OSError):  # (ours only: what another server put there since stays)
+            if _identity(os.lstat(path)) == ident:
+                os.unlink(path)
     return 0
 
 
