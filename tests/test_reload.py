@@ -325,6 +325,74 @@ def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_pat
     assert walks == [str(folder)] * 2
 
 
+def _watched(folder_or_config, monkeypatch, **options):
+    """A watched source made to serve, each check made by the test; its server, and the
+    log lines it wrote."""
+    from tinymcp import source as reload, watch
+    from tinymcp.protocol.session import Server
+    logged = []
+    source = reload.ConfigFile(**options) if options else reload.ConfigFile(None, watch=True, dirs=[folder_or_config])
+    server = Server(source.load(), list_changed=True)
+    monkeypatch.setattr(watch.Watcher, "start", lambda self: None)
+    source.attach(_Clock(), server, log=lambda level, message, exc=None: logged.append((level, message)))
+    return source, server, logged
+
+
+@pytest.mark.needs("files")
+@pytest.mark.parametrize("writer", ["truncates", "renames"])
+def test_a_watched_change_read_while_a_writer_begins_again_is_read_again_once_done(tmp_path, monkeypatch, writer):
+    # Review: a check found the folder the same twice; a writer then began again (an editor
+    # truncating the file, or vim renaming it away to write anew) as the reload read it: its
+    # half-written text was served, with list_changed, or the reload refused with an error
+    # for a file missing for 10 ms
+    from tinymcp.files import folders
+    folder = tmp_path / "prompts"
+    folder.mkdir()
+    (folder / "a.md").write_text("Say hello\n")
+    source, server, logged = _watched(str(folder), monkeypatch)
+    real, path = folders.read_folder, folder / "a.md"
+
+    def racing(*args):
+        if writer == "truncates":
+            path.write_text("Say")  # (the writer's first part)
+        else:
+            os.rename(str(path), str(path) + "~")
+        try:
+            return real(*args)
+        finally:
+            path.write_text("Say hello again\n")  # (the writer done)
+            if writer == "renames":
+                os.unlink(str(path) + "~")
+
+    path.write_text("Say hi\n")
+    source.watcher.check()
+    monkeypatch.setattr(folders, "read_folder", racing)
+    source.watcher.check()  # (the same twice: read, and the writer began again meanwhile)
+    monkeypatch.setattr(folders, "read_folder", real)
+    assert server.config.prompts.get("a")["messages"][0]["text"] == "Say hello"  # (as before: nothing told)
+    assert [level for level, _ in logged] == []
+    source.watcher.check()
+    source.watcher.check()  # (the same twice again, now whole)
+    assert server.config.prompts.get("a")["messages"][0]["text"] == "Say hello again"
+    assert [level for level, _ in logged] == ["info"]  # (reloaded)
+
+
+@pytest.mark.needs("files")
+def test_a_config_edit_naming_no_folder_list_is_told_once(tmp_path, monkeypatch):
+    # Review: the refused reload forgot the folders it watched, so the next check took the
+    # same bad file for a change and told it again
+    (tmp_path / "p1").mkdir()
+    (tmp_path / "p1" / "a.md").write_text("Say hello\n")
+    cfg = tmp_path / "c.json"
+    cfg.write_text(json.dumps({"prompts": [], "prompt_dirs": ["p1"]}))
+    source, server, logged = _watched(None, monkeypatch, path=str(cfg), watch=True)
+    cfg.write_text(json.dumps({"prompts": [], "prompt_dirs": "p1"}))
+    for _ in range(4):
+        source.watcher.check()
+    assert [level for level, _ in logged] == ["error"] and "prompt_dirs" in logged[0][1]
+    assert server.config.prompts.get("a") is not None
+
+
 @pytest.mark.needs("files")
 def test_a_long_folder_walk_never_holds_the_loop(tmp_path, monkeypatch):
     # 100,000 files: each watch check held the loop (a pinger's worst 1.33 s), a reload 5.4 s

@@ -118,11 +118,13 @@ class ConfigFile:
         as a change)."""
         own = stat_of(self.path) if self.path else None
         config = read_config(self.path) if self.path else {"prompts": []}
-        self.folders = None  # (a reload may find the config's prompt_dirs gone)
+        folders = None  # (a reload may find the config's prompt_dirs gone, or wrong: the old ones stay watched)
         if self.dirs or (type(config) is dict and "prompt_dirs" in config):
-            self.folders = folders_part().Folders(config, os.path.dirname(self.path) if self.path else None, self.dirs)
-        self.loaded = self.seen = (own, self.folders.signature() if self.watch and self.folders else ())
-        return config, self.folders.read() if self.folders else None
+            folders = folders_part().Folders(config, os.path.dirname(self.path) if self.path else None, self.dirs)
+        self.folders = folders
+        if self.loaded is None:  # (the first load: a reload has taken its signature before reading)
+            self.loaded = self.seen = (own, folders.signature() if self.watch and folders else ())
+        return config, folders.read() if folders else None
 
     def tell(self, log):
         """Log what the last load left out or ignored, each once."""

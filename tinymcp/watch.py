@@ -61,8 +61,17 @@ def reload(source, why, sig=None):
             source.loaded = source.seen = source.signature() if sig is None else sig
             # (a file touched or rewritten as it was is read again: the server finds its
             # prompts unchanged and tells no one; no digest of every start's bytes is kept)
-            source.server.replace_config(source.load())
+            config = source.load()
+            if sig is not None and source.signature() != sig:  # (changed while read: see below)
+                return False
+            source.server.replace_config(config)
         except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
+            # (a watched change whose sources changed again while they were read: a writer began
+            # again, and what was read may be half-written, or a file renamed away for a moment;
+            # nothing read is served or told, and a later check that finds them the same twice
+            # (not ``sig``: ``loaded``) reads them again)
+            if sig is not None and source.signature() != sig:
+                return False
             message = "invalid config %s (%s): still serving the previous prompts" % (source.name, why)
             problems = exc.problems if isinstance(exc, ConfigError) else [
                 ("", "%s: %s" % (type(exc).__name__, exc))]
