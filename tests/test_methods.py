@@ -286,6 +286,19 @@ def test_listen_streams_per_connection_are_capped_by_the_limit_in_force():
     assert "error" not in one(m.modern("subscriptions/listen", LISTEN, rid="c"))
 
 
+def test_a_listen_streams_id_is_bounded_as_it_is_held_and_repeated_while_the_stream_is_open():
+    # (review: 16 streams with ids of 8 MiB each held 128 MiB a connection, pushed whole on each reload)
+    from tinymcp.protocol.state import MAX_STREAM_ID
+    m = modern_wire(list_changed=True)
+    assert "error" not in one(m.modern("subscriptions/listen", LISTEN, rid="x" * MAX_STREAM_ID))
+    long_id = "y" * (MAX_STREAM_ID + 1)
+    assert one(m.modern("subscriptions/listen", LISTEN, rid=long_id)) == {"jsonrpc": "2.0", "id": long_id,
+                                                                          "error": {"code": -32600, "message":
+        "Invalid Request: a listen stream's id may be %d characters at most" % MAX_STREAM_ID}}
+    assert list(m.session.streams) == ["x" * MAX_STREAM_ID]
+    assert "error" not in one(m.modern("prompts/list", rid=long_id))  # (any other request's id: as it is)
+
+
 @pytest.mark.parametrize("notifications", [None, [], "all"])
 def test_listen_needs_a_filter_object(notifications):
     m = modern_wire(list_changed=True)

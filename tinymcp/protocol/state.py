@@ -171,6 +171,9 @@ META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
+#: the longest string id a listen stream may have: the stream holds it as long as it is open and
+#: repeats it in each of its notifications (16 of 8 MiB each held 128 MiB, pushed again on each reload)
+MAX_STREAM_ID = 256
 
 #: (state, handshake-era method that succeeded) -> the next state.
 TRANSITIONS = {(NEW, "initialize"): READY}
@@ -339,6 +342,8 @@ class Connection:
         deliver (prompt list changes, when a change source exists)."""
         if rid in self.streams:
             raise InvalidRequest("Invalid Request: a listen stream with this id is already open")
+        if type(rid) is str and len(rid) > MAX_STREAM_ID:
+            raise InvalidRequest("Invalid Request: a listen stream's id may be %d characters at most" % MAX_STREAM_ID)
         limit = self._server.config.limits.max_listen_streams
         if len(self.streams) >= limit:
             raise InvalidRequest("Invalid Request: %d listen streams are open on this connection, "
