@@ -179,10 +179,11 @@ def listing(p, rev):
 
 # --- prompts/get -----------------------------------------------------------------------------
 
-def values(p, arguments, limits):
+def values(p, arguments, limits, required=True):
     """The values ``p``'s templates (or ``render`` callable) read: ``arguments`` checked
     against its declaration (-32602: 2025-11-25 prompts "Error Handling", missing required
-    arguments; "Implementation Considerations": servers SHOULD validate prompt arguments)
+    arguments, unless not ``required``: ``protocol/ask`` asks for them; "Implementation
+    Considerations": servers SHOULD validate prompt arguments)
     and the bounds in force, over its defaults (a blank optional value takes its default:
     a form's empty field is not a value)."""
     if arguments is None:
@@ -207,7 +208,7 @@ def values(p, arguments, limits):
             if "choices" in a and value not in a["choices"]:
                 raise InvalidParams("Invalid arguments for prompt %s: %s must be one of: %s" % (
                     clip(p["name"]), clip(name, 40), clip_names(a["choices"])))
-        elif a.get("required"):
+        elif a.get("required") and required:
             _argument_problems(p, arguments)
         elif "default" in a:
             out[name] = a["default"]

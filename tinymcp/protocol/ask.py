@@ -12,13 +12,14 @@ and the prompt is rendered (still missing: asked again, mrtr "Error Handling"). 
 stays -32602.
 """
 
+from ..model.prompt import values
 from .state import META_CAPABILITIES
 
 #: the key of our one input request (mrtr "InputRequests": server-assigned, unique)
 KEY = "missing_arguments"
 
 
-def ask_or_merge(p, arguments, params):
+def ask_or_merge(p, arguments, params, limits):
     """``(arguments, None)``: the request's arguments with the user's answers merged, ready
     to render (or to be refused as ever); ``(arguments, result)``: the ``input_required``
     result to send instead."""
@@ -31,8 +32,8 @@ def ask_or_merge(p, arguments, params):
         for name, value in answer["content"].items():
             if name in declared and type(value) is str and value and not merged.get(name):
                 merged[name] = value  # (what the user typed; what the request gave wins)
-    elif type(answer) is dict:
-        return merged, None  # (declined or cancelled: not asked again)
+    elif type(answer) is dict and answer.get("action") != "accept":
+        return merged, None  # (declined or cancelled: not asked again; accepted with no form: asked again)
     missing = [a for a in declared.values() if a.get("required") and not merged.get(a["name"])]
     meta = params.get("_meta")
     caps = meta.get(META_CAPABILITIES) if type(meta) is dict else None
@@ -41,6 +42,9 @@ def ask_or_merge(p, arguments, params):
     # object means form mode, as before modes were named)
     if not missing or type(elicit) is not dict or (elicit and "form" not in elicit):
         return merged, None
+    # prompts "Implementation Considerations": servers SHOULD validate arguments: what is given is,
+    # before anything is asked (one undeclared, not text, not a choice: -32602)
+    values(p, merged, limits, required=False)
     properties = {}
     for a in missing:
         prop = properties[a["name"]] = {"type": "string", "title": a.get("title", a["name"])}

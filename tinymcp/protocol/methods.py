@@ -92,11 +92,6 @@ def _initialize(session, call, requested):
                                  "serverInfo": server_info(session, rev)})
 
 
-def _set_level(session, call, level):
-    session.conn.set_level(level)
-    return {}
-
-
 # --- both eras -----------------------------------------------------------------------------
 
 def list_result(session, call, key, items, cursor, listing):
@@ -142,13 +137,12 @@ def prompts_get(session, call, args):
     name, arguments, params = args
     if call.stateless:
         _retry_fields(params)
-    p = _prompt(session, name)
+    p, limits = _prompt(session, name), session.server.config.limits
     if call.stateless and p.get("ask_for_missing", session.server.config.ask):  # (opt-in: protocol/ask)
         from .ask import ask_or_merge
-        arguments, asking = ask_or_merge(p, arguments, params)
+        arguments, asking = ask_or_merge(p, arguments, params, limits)
         if asking is not None:
             return asking
-    limits = session.server.config.limits
     values = prompts.values(p, arguments, limits)
     if "render" in p:
         return Deferred(call, lambda: prompts.call_render(p, values),
@@ -233,7 +227,8 @@ REGISTRY = {m.name: m for m in (
     Method("initialize", _initialize, stateless=False, check=lambda params: param(params, "protocolVersion")),
     # 2025-11-25 ping "Behavior Requirements": MUST respond promptly with {}
     Method("ping", lambda session, call, args: {}, stateless=False),
-    Method("logging/setLevel", _set_level, stateless=False, check=lambda params: params.get("level")),
+    Method("logging/setLevel", lambda session, call, level: session.conn.set_level(level) or {}, stateless=False,
+           check=lambda params: params.get("level")),
     Method("prompts/list", _prompts_list, check=lambda params: params.get("cursor")),
     Method("prompts/get", prompts_get,
            check=lambda params: (param(params, "name"), params.get("arguments"), params)),
