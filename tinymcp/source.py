@@ -104,25 +104,29 @@ class ConfigFile:
         folders = self.folders.signature() if self.watch and self.folders else ()
         return stat_of(self.path) if self.path else None, folders
 
-    def load(self):
-        """Read and validate everything: the ``ServerConfig``, or ConfigError."""
-        config, files = self._read()
+    def load(self, sig=None):
+        """Read and validate everything: the ``ServerConfig``, or ConfigError; None when the
+        sources changed while they were read from ``sig``, the signature a watch check found
+        twice (``watch.reload``: checked before a build, which remembers what it served)."""
+        config, files = self._read(sig)
+        if sig is not None and self.signature() != sig:
+            return None
         if not self.folders:
             return load_config(config, owned=True)
         if self.lenient is None:
             self.lenient = folders_part().Lenient(self.strict)
         return self.lenient.build(self.folders, config, files)
 
-    def _read(self):
+    def _read(self, sig=None):
         """``(config dict, files read)`` (stat first, so a write during the read is seen
-        as a change)."""
+        as a change; a watched reload's ``sig`` was taken before it)."""
         own = stat_of(self.path) if self.path else None
         config = read_config(self.path) if self.path else {"prompts": []}
         folders = None  # (a reload may find the config's prompt_dirs gone, or wrong: the old ones stay watched)
         if self.dirs or (type(config) is dict and "prompt_dirs" in config):
             folders = folders_part().Folders(config, os.path.dirname(self.path) if self.path else None, self.dirs)
         self.folders = folders
-        if self.loaded is None:  # (the first load: a reload has taken its signature before reading)
+        if sig is None:
             self.loaded = self.seen = (own, folders.signature() if self.watch and folders else ())
         return config, folders.read() if folders else None
 

@@ -61,8 +61,8 @@ def reload(source, why, sig=None):
             source.loaded = source.seen = source.signature() if sig is None else sig
             # (a file touched or rewritten as it was is read again: the server finds its
             # prompts unchanged and tells no one; no digest of every start's bytes is kept)
-            config = source.load()
-            if sig is not None and source.signature() != sig:  # (changed while read: see below)
+            config = source.load(sig)
+            if config is None:  # (changed while read: see below)
                 return False
             source.server.replace_config(config)
         except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)

@@ -35,9 +35,8 @@ def ask_or_merge(p, arguments, params, limits):
     elif type(answer) is dict and answer.get("action") != "accept":
         return merged, None  # (declined or cancelled: not asked again; accepted with no form: asked again)
     missing = [a for a in declared.values() if a.get("required") and not merged.get(a["name"])]
-    meta = params.get("_meta")
-    caps = meta.get(META_CAPABILITIES) if type(meta) is dict else None
-    elicit = caps.get("elicitation") if type(caps) is dict else None
+    # (a stateless request's _meta and its capabilities are objects: state.Connection.admit; tools/call gives {})
+    elicit = ((params.get("_meta") or {}).get(META_CAPABILITIES) or {}).get("elicitation")
     # mrtr: MUST NOT send a request kind the client did not declare (an empty elicitation
     # object means form mode, as before modes were named)
     if not missing or type(elicit) is not dict or (elicit and "form" not in elicit):
