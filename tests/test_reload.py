@@ -294,20 +294,28 @@ def test_watch_checks_that_take_long_put_the_next_off_in_proportion(tmp_path, mo
     assert [source.watcher.check() for _ in walks] == [pytest.approx(d) for d in delays]
 
 
+def _watched(monkeypatch, path=None, dirs=()):
+    """A watched source (the config file ``path``, the folders ``dirs``) made to serve, each
+    check made by the test; its server, and the log lines it wrote."""
+    from tinymcp import source as reload, watch
+    from tinymcp.protocol.session import Server
+    logged = []
+    source = reload.ConfigFile(path, watch=True, dirs=list(dirs))
+    server = Server(source.load(), list_changed=True)
+    monkeypatch.setattr(watch.Watcher, "start", lambda self: None)
+    source.attach(_Clock(), server, log=lambda level, message, exc=None: logged.append((level, message)))
+    return source, server, logged
+
+
 @pytest.mark.needs("files")
 def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_path, monkeypatch):
     """The check that finds a change (stable over two checks) hands its walk to the reload,
-    which walks once more, as it reads (stat before read): not a third time."""
-    from tinymcp import source as reload, watch
+    which walks once more, after it reads (to see a writer that began again): not a third time."""
     from tinymcp.files import folders
-    from tinymcp.protocol.session import Server
     folder = tmp_path / "prompts"
     folder.mkdir()
     (folder / "a.md").write_text("Say hello\n")
-    source = reload.ConfigFile(None, watch=True, dirs=[str(folder)])
-    server = Server(source.load(), list_changed=True)
-    monkeypatch.setattr(watch.Watcher, "start", lambda self: None)  # (the test makes each check)
-    source.attach(_Clock(), server)
+    source, server, _ = _watched(monkeypatch, dirs=[str(folder)])
     walks = []
     real = folders.folder_signature
 
@@ -325,19 +333,6 @@ def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_pat
     assert walks == [str(folder)] * 2
 
 
-def _watched(folder_or_config, monkeypatch, **options):
-    """A watched source made to serve, each check made by the test; its server, and the
-    log lines it wrote."""
-    from tinymcp import source as reload, watch
-    from tinymcp.protocol.session import Server
-    logged = []
-    source = reload.ConfigFile(**options) if options else reload.ConfigFile(None, watch=True, dirs=[folder_or_config])
-    server = Server(source.load(), list_changed=True)
-    monkeypatch.setattr(watch.Watcher, "start", lambda self: None)
-    source.attach(_Clock(), server, log=lambda level, message, exc=None: logged.append((level, message)))
-    return source, server, logged
-
-
 @pytest.mark.needs("files")
 @pytest.mark.parametrize("writer", ["truncates", "renames"])
 def test_a_watched_change_read_while_a_writer_begins_again_is_read_again_once_done(tmp_path, monkeypatch, writer):
@@ -349,7 +344,7 @@ def test_a_watched_change_read_while_a_writer_begins_again_is_read_again_once_do
     folder = tmp_path / "prompts"
     folder.mkdir()
     (folder / "a.md").write_text("Say hello\n")
-    source, server, logged = _watched(str(folder), monkeypatch)
+    source, server, logged = _watched(monkeypatch, dirs=[str(folder)])
     real, path = folders.read_folder, folder / "a.md"
 
     def racing(*args):
@@ -393,7 +388,7 @@ def test_a_config_edit_naming_no_folder_list_is_told_once(tmp_path, monkeypatch)
     (tmp_path / "p1" / "a.md").write_text("Say hello\n")
     cfg = tmp_path / "c.json"
     cfg.write_text(json.dumps({"prompts": [], "prompt_dirs": ["p1"]}))
-    source, server, logged = _watched(None, monkeypatch, path=str(cfg), watch=True)
+    source, server, logged = _watched(monkeypatch, path=str(cfg))
     cfg.write_text(json.dumps({"prompts": [], "prompt_dirs": "p1"}))
     for _ in range(4):
         source.watcher.check()
