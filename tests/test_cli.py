@@ -38,9 +38,9 @@ def test_help_names_the_module_it_was_started_as():
 def test_a_reader_that_stops_early_ends_a_printout_quietly(tmp_path, args):
     # (python3 -m tinymcp --list | head -1 printed a BrokenPipeError traceback)
     path = tmp_path / "many.json"
-    path.write_text(json.dumps({"prompts": [  # (many writes, more than a pipe holds)
-        {"name": "p%d" % i, "description": "x" * 200, "messages": [{"role": "user", "text": "y" * 200}] * 1000}
-        for i in range(400)]}))
+    path.write_text(json.dumps({"prompts": [  # (each printout more than a pipe's 64 KiB)
+        {"name": "p%d" % i, "description": "x" * 200, "messages": [{"role": "user", "text": "y" * 200}] * (
+            1000 if i == 0 else 1)} for i in range(400)]}))
     proc = subprocess.Popen(server_command("--config", path, *args), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=server_env())
     first = proc.stdout.readline()
