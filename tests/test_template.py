@@ -2,30 +2,22 @@
 
 import pytest
 
-from conftest import Wire, problems, prompt
+from conftest import Wire, bounded, problems, prompt
 from tinymcp.model.template import Template, parse_template
 
 
-class _Counted(str):
-    """A text whose ``find`` adds up how much of it each call reads."""
-    read = 0
-
-    def find(self, sub, start=0):
-        at = str.find(self, sub, start)
-        _Counted.read += (len(self) if at < 0 else at + len(sub)) - start
-        return at
-
-
-@pytest.mark.parametrize("text", ["{{" * 20000, "{{" * 20000 + "}", "a}}" * 20000 + "{x}"])
-def test_reading_a_template_reads_its_text_a_bounded_number_of_times(text):
+@pytest.mark.parametrize("text, expected", [
+    ("{{" * 1000000, "{" * 1000000), ("{{" * 1000000 + "}", None), ("a}}" * 1000000 + "{x}", "a}" * 1000000 + "X"),
+])
+def test_a_template_of_a_million_braces_is_read_in_linear_time(text, expected):
     # Bug: with no '}' after them, each '{{' looked for one to the end of the text again:
     # 400,000 of them took 1.8 s at load (and on the loop, at a --watch reload)
-    _Counted.read = 0
-    try:
-        parse_template(_Counted(text))
-    except ValueError:
-        pass
-    assert _Counted.read <= 4 * len(text)
+    with bounded(5):  # (a failure guard: many times what a linear read takes; no time is asserted)
+        try:
+            parsed = parse_template(text)
+        except ValueError:
+            parsed = None
+    assert (parsed if type(parsed) is not Template else parsed.render({"x": "X"})) == expected
 
 
 def test_text_without_braces_stays_a_plain_string():
