@@ -14,7 +14,7 @@ pytest.importorskip("tinymcp.files", reason="a copy without files/")
 
 from conftest import PACKAGE
 from transport_helpers import run
-from tinymcp import cli, codec, jsonlite, preview
+from tinymcp import cli, codec, preview
 from tinymcp.errors import ConfigError
 from tinymcp.source import parse_config
 
@@ -159,26 +159,6 @@ def _random_json(rng, depth):
             for _ in range(rng.randrange(5))]
     return "{%s}" % ", ".join("%s%s%s" % (k, rng.choice([": ", " :", ":", "\n:\t"]), _random_json(rng, depth - 1))
                               for k in keys)
-
-
-def test_a_config_with_escaped_quotes_before_colons_in_its_strings_is_not_scanned(monkeypatch):
-    def scan(text):
-        raise AssertionError("scanned")
-    monkeypatch.setattr(jsonlite, "duplicates", scan)
-    text = json.dumps({"prompts": [{"name": "p", "messages": [
-        {"role": "user", "text": 'Reply with {"a": 1} as JSON: {"b": [2]}'}]}]}).encode()
-    assert codec.load_file(text, "c.json") == json.loads(text)
-
-
-def test_a_valid_config_never_takes_the_token_scan(monkeypatch):
-    def scan(text):
-        raise AssertionError("scanned")
-    monkeypatch.setattr(jsonlite, "duplicates", scan)
-    text = json.dumps({"prompts": [{"name": "p%d" % i, "description": "a: b", "messages": [
-        {"role": "user", "text": "x:y"}]} for i in range(50)]}, indent=1).encode()
-    expected = json.loads(text)
-    assert parse_config("c.json", text) == expected
-    assert parse_config("c.json", b"  \n" + text + b"\n\n") == expected
 
 
 # --- paths as hosts pass them ------------------------------------------------------------------
