@@ -227,8 +227,7 @@ def test_every_keyword_in_spec_schema_is_supported_or_annotation(rev):
 
 
 @needs_spec
-def test_load_schema_is_cached_and_definition_names_use_right_container():
-    assert sc.load_schema("2025-06-18") is sc.load_schema("2025-06-18")
+def test_definition_names_use_right_container():
     assert "definitions" in sc.load_schema("2024-11-05")
     assert "$defs" in sc.load_schema("2025-11-25")
     assert "JSONRPCError" in sc.definition_names("2024-11-05")
@@ -244,13 +243,18 @@ def test_spec_dir_honours_env_var(tmp_path):
     assert out.stdout.decode().strip() == str(tmp_path)
 
 
-def test_spec_dir_default_is_shared_spec_next_to_repo():
-    if os.environ.get("TINYMCP_SPEC_DIR"):
-        pytest.skip("TINYMCP_SPEC_DIR overrides the default")
+def test_spec_dir_default_is_shared_spec_beside_the_clone(tmp_path):
+    import shutil
     from pathlib import Path
-    repo = Path(sc.__file__).resolve().parents[1]
-    shared = repo.parent / "shared" / "spec"
-    assert sc.SPEC_DIR == (shared if shared.is_dir() or not sc.FETCHED.is_dir() else sc.FETCHED)
+    repo = tmp_path / "repo"
+    for rel in ("tests/schema_check.py", "scripts/fetch-spec"):
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(str(Path(sc.__file__).resolve().parents[1] / rel), str(repo / rel))
+    (tmp_path / "shared" / "spec").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "TINYMCP_SPEC_DIR"}
+    out = subprocess.run([sys.executable, "-c", "import schema_check; print(schema_check.SPEC_DIR)"], env=env,
+                         check=True, cwd=str(repo / "tests"), stdout=subprocess.PIPE)
+    assert out.stdout.decode().strip() == str(tmp_path / "shared" / "spec")
 
 
 def test_the_skip_reason_names_the_missing_revisions_and_the_command(monkeypatch, tmp_path):
