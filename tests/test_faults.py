@@ -190,40 +190,6 @@ def test_eof_with_stdout_unread_ends_after_a_bounded_flush(tmp_path):
         proc.stderr.close()
 
 
-def test_after_eof_a_slow_reader_still_gets_every_answer(tmp_path):
-    # Bug: the drain after EOF was cut 2 s after the EOF itself, however the client read:
-    # one that took longer lost the rest, and a reply was left half-written on stdout.
-    # Now it ends only when the client has read nothing for 2 s; here it reads the ~1 MB
-    # in three parts, 1.2 s apart (each pause under that bound, the whole over it).
-    import time
-    cfg = tmp_path / "c.json"
-    write_config(str(cfg), named_config(["p%d" % i for i in range(20)]))
-    count = 800
-    lines = REQUESTS + b"".join((json.dumps(req(10 + i, "prompts/list")) + "\n").encode()
-                                for i in range(count))
-    proc = subprocess.Popen([sys.executable, "-m", PACKAGE, "--config", str(cfg)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
-    try:
-        proc.stdin.write(lines)
-        proc.stdin.close()
-        replies = []
-        for part in range(3):
-            time.sleep(1.2)  # (the client's pace, not a wait for the server)
-            while len(replies) < (part + 1) * (count + 2) // 3:
-                replies.append(json.loads(proc.stdout.readline()))
-        out = proc.stdout.read()
-        replies.extend(json.loads(line) for line in out.splitlines())
-        assert out.endswith(b"\n") or not out
-        assert [r["id"] for r in replies] == [1, 2] + [10 + i for i in range(count)]
-        assert proc.wait(timeout=GUARD) == 0
-        assert b"closed" not in proc.stderr.read()
-    finally:
-        proc.kill()
-        proc.wait()
-        proc.stdout.close()
-        proc.stderr.close()
-
-
 # --- stderr that nobody drains ----------------------------------------------------------------------
 
 pump = importlib.import_module(PACKAGE + ".io.log")

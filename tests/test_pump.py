@@ -238,3 +238,36 @@ def test_a_server_served_by_two_transports_tells_both():
             loop.close()
         for fd in fds:
             os.close(fd)
+
+
+def test_after_eof_a_slow_reader_still_gets_every_answer(monkeypatch):
+    # Bug: the drain after EOF was cut 2 s after the EOF itself, however the client read:
+    # one that took longer lost the rest, and a reply was left half-written on stdout.
+    # Now it ends only when the client has read nothing for 2 s; here it reads the ~1 MB
+    # in three parts, 1.2 s apart on a clock the test moves (each pause under that bound,
+    # the whole over it).
+    import types
+    from tinymcp import Server, Session
+    from tinymcp.io import loop as loop_module, pump as pump_module
+    now = [1000.0]
+    monkeypatch.setattr(pump_module, "monotonic", lambda: now[0])
+    monkeypatch.setattr(loop_module, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    closed, logged, count = [], [], 800
+    with pipe_rig(blocking=False) as rig:
+        session = Session(Server(named_config(["p%d" % i for i in range(20)])))
+        pump_module.StreamPump(rig.loop, session, rig.r_in, rig.w_out, closed.append,
+                               log=lambda *args: logged.append(args), eof_drain=2.0)
+        _write_all(rig.w_in, line(initialize()) + b"".join(line(req(10 + i, "prompts/list")) for i in range(count)))
+        rig.end_input()
+        got = b""
+        for part in range(4):  # (the part after the third: what is left, read at once)
+            while got.count(b"\n") < min(part * (count + 1) // 3, count + 1) and not closed:
+                rig.loop.run_once(0)
+                try:
+                    got += os.read(rig.r_out, 65536)
+                except BlockingIOError:
+                    pass
+            now[0] += 1.2  # (the client's pause)
+        assert closed  # (once all was read, at once: nothing waits for the bound)
+    assert [json.loads(x)["id"] for x in got.splitlines()] == [1] + [10 + i for i in range(count)]
+    assert logged == []
