@@ -22,9 +22,6 @@ class Later:
 
     def __init__(self, session, call, deferred):
         self.session, self.call, self.deferred = session, call, deferred
-        if call.notes:
-            session.outbox.push(b"".join(map(encode, call.notes)))
-            call.notes = None
         self.entry = session.outbox.add_pending(call.rid, call.keyed, call.batch)
         post = session.executor.post
         call.live = lambda message: post(lambda: self.live(message))
