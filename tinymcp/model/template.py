@@ -18,10 +18,6 @@ class Template:
     def __init__(self, parts):
         self.parts = parts
 
-    @property
-    def names(self):
-        return self.parts[1::2]
-
     def value(self, values, name):
         return values.get(name, "")
 
@@ -120,7 +116,7 @@ def check_template(check, text, path, declared, kind=Template):
         check.fail(path, str(exc))
         return
     if type(parsed) is not str:
-        for name in parsed.names:
+        for name in parsed.parts[1::2]:  # (its placeholders' names)
             if name not in declared:
                 check.fail(path, "placeholder {%s} names no declared argument%s" % (
                     name, " (write {{ and }} for literal braces)" if any(c in name for c in "\":, ") else ""))
