@@ -78,7 +78,8 @@ def test_doubled_braces_are_served_single_with_or_without_placeholders():
 
 def test_names_within_says_true_only_of_a_template_whose_names_are_all_given():
     import random
-    from tinymcp.model.template import Template, names_within, parse_template
+    from tinymcp.model.check import Check
+    from tinymcp.model.template import check_template, names_within
     rng = random.Random(5)
     pieces = ["{a}", "{b}", "{zz}", "{", "}", "{{", "}}", "x", " ", "{}", "{a", "a}", "é"]
     names = {"a", "b"}
@@ -87,8 +88,9 @@ def test_names_within_says_true_only_of_a_template_whose_names_are_all_given():
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(6)))
         if names_within(text, names):
             decided += 1
-            tpl = parse_template(text)  # (it parses)
-            assert type(tpl) is not Template or names.issuperset(tpl.parts[1::2]), text
+            check = Check()
+            check_template(check, text, "t", names)
+            assert check.problems == [], text  # (it parses, and every name it holds is given)
     assert decided > 1000
 
 
