@@ -482,3 +482,33 @@ def test_a_reload_that_cannot_even_load_its_code_keeps_the_old_prompts(tmp_path,
     assert source.reload("SIGHUP") is False
     assert server.config.prompts.names == ["alpha"]
     assert logged[0][0] == "error" and "the old prompts stay" in logged[0][1]
+
+
+def test_a_watch_check_that_fails_is_told_and_the_watch_goes_on(tmp_path):
+    # Review: an exception in a check (a MemoryError walking a huge folder, or a bug on an
+    # odd tree) ended the watch thread: reloads stopped for good, told only by its traceback
+    import threading
+    from tinymcp import source as reload
+    from tinymcp.protocol.session import Server
+    from transport_helpers import GUARD
+    path = tmp_path / "c.json"
+    write_config(str(path), named_config(["one"]))
+    source = reload.ConfigFile(str(path), watch=True, interval=0.001)
+    server = Server(source.load(), list_changed=True)
+    real, calls, again = source.signature, [], threading.Event()
+
+    def signature():
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError("walking")
+        again.set()  # (the check after it came)
+        return real()
+
+    source.signature = signature
+    logged = []
+    source.attach(_Clock(), server, log=lambda level, message, exc=None: logged.append((level, message)))
+    try:
+        assert again.wait(GUARD)
+    finally:
+        source.detach()
+    assert logged[0] == ("error", "--watch: a check of %s failed: walking" % path)

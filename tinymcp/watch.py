@@ -35,7 +35,10 @@ class Watcher:
     def _run(self):
         delay = self.source.interval
         while not self.stop.wait(delay):
-            delay = self.check()
+            try:
+                delay = self.check()
+            except Exception as exc:  # (a walk that failed, MemoryError too: told, and the watch goes on)
+                self.source.log("error", "--watch: a check of %s failed: %s" % (self.source.name, exc), exc)
 
     def check(self):
         """One check: reload when the sources changed and looked the same at the last
