@@ -205,12 +205,14 @@ class Server:
 
     def walk(self):
         """Seconds to walk every prompts/list page, each asked after the previous reply; prompts listed."""
-        cursor, names, t0 = None, 0, time.perf_counter()
-        while True:
-            page = json.loads(self.request("prompts/list", {} if cursor is None else {"cursor": cursor}))["result"]
-            names, cursor = names + len(page["prompts"]), page.get("nextCursor")
-            if cursor is None or names > 10 ** 6:
-                return time.perf_counter() - t0, names
+        cursor, pages, t0 = None, [], time.perf_counter()
+        while cursor is not None or not pages:  # (each page read whole after the walk: only its cursor now)
+            pages.append(self.request("prompts/list", {} if cursor is None else {"cursor": cursor}))
+            at = pages[-1].rfind(b'"nextCursor":')
+            cursor = None if at < 0 or len(pages) > 10 ** 4 else json.JSONDecoder().raw_decode(
+                pages[-1][at + 13:].decode())[0]
+        elapsed = time.perf_counter() - t0
+        return elapsed, sum(len(json.loads(page)["result"]["prompts"]) for page in pages)
 
     def hwm(self):
         """Peak RSS so far (VmHWM, KiB), read while it runs; None without /proc."""
@@ -473,6 +475,7 @@ def served_files(py, config):
     pkg = os.path.realpath(os.path.join(ROOT, "tinymcp")) + os.sep
     with contextlib.suppress(OSError), open(out) as f:
         files = {os.path.realpath(line.split("\t")[1]) for line in f.read().splitlines()}
+        files.add(pkg + "__main__.py")  # (run, not imported, by `python tinymcp/__main__.py`)
         return sorted(p for p in files if p.startswith(pkg))
     raise BenchError("the server exited without listing its modules")
 
@@ -491,7 +494,8 @@ def code_size(py, config):
     rows = [("lines of code, the package (%d files)" % len(counted), sum(counted.values()), 5500)]
     try:
         served = served_files(py, config)
-        rows.append(("lines of code, the %d modules a stdio server imports serving both eras" % len(served),
+        rows.append(("lines of code, the %d modules a stdio server runs serving both eras (its entry too)"
+                     % len(served),
                      sum(counted.get(p) or code_lines(p)[0] for p in served), 2500))
     except FAILURES as exc:
         rows.append(("lines of code a stdio server imports: %s" % " ".join(str(exc).split()), None, 2500))
@@ -519,9 +523,10 @@ def clean_venv(base):
 def checked(python):
     """(``python``, its description), unless it imports anything at start beyond site's own."""
     def run(*flags):
-        return subprocess.run([python, *flags, "-c", "import platform, sys; print(platform.python_"
-                               "implementation(), platform.python_version(), *sys.modules)"], env=ENV,
-                              capture_output=True, check=True, timeout=TIMEOUT).stdout.decode().split()
+        code = ("import sys; at_start = list(sys.modules); import platform; "  # (before platform's own imports)
+                "print(platform.python_implementation(), platform.python_version(), *at_start)")
+        return subprocess.run([python, *flags, "-c", code], env=ENV, capture_output=True, check=True,
+                              timeout=TIMEOUT).stdout.decode().split()
     impl, version, *mods = run()
     extra = sorted(m for m in set(mods) - set(run("-S")) - SITE_OWN if not m.startswith("encodings."))
     if extra:
@@ -607,9 +612,16 @@ def report(plan, interp, res, own, pypy, pypy_res, minimal=None, minimal_res=Non
             "tinymcp (`python tinymcp/__main__.py --config F`) against a bare stdlib loop (`python "
             "scripts/bare_loop.py --config F`), both under %s: a `venv --without-pip` without system "
             "site-packages, checked to import nothing at start beyond site's own modules; every child "
-            "runs without any PYTHON* variable, its bytecode warmed before timing. Each run starts fresh "
+            "runs without any PYTHON* variable, the bytecode of the modules it imports warmed before timing "
+            "(a script run by its path, `bare_loop.py` or `tinymcp/__main__.py`, is compiled at each start). "
+            "The bare loop reads a line at a time, calls `json.loads` and `json.dumps` on each message and "
+            "writes and flushes each reply; tinymcp makes its decoder and encoder once, serves every line one "
+            "read brings and writes their replies at once, and loads its config with the cycle collector "
+            "paused: the ratios compare it with that plain loop, not with one that does the same (a bare loop "
+            "that batched its writes would be far faster pipelined). Each run starts fresh "
             "processes of both, alternating who goes first; a row gives medians and the median of the "
-            "paired tinymcp/bare ratios (each pair measured side by side in one run). Each generated "
+            "paired tinymcp/bare ratios (each pair measured in one run: cold starts one after the other, "
+            "the others in turns while both run). Each generated "
             "prompt has a description, a required and a defaulted argument, and one user message with "
             "two placeholders. Cold start: spawn to the initialize reply read, %d and %d pairs a run at "
             "100 and 10,000 prompts (the `-m` rows: `python -m tinymcp`, and `python -m bare_loop` from "
@@ -618,12 +630,12 @@ def report(plan, interp, res, own, pypy, pypy_res, minimal=None, minimal_res=Non
             "%s a server at 100 prompts (every prompt got once before), %s at 10,000, each naming a "
             "prompt not got before. Pipelined: %s requests written at once by a thread while the "
             "replies are read, %d times a server. The walk: every prompts/list page at `--page-size "
-            "100`, each asked after the previous reply, on one CPU. `import tinymcp`: `perf_counter` "
-            "around it in `python -c` (cwd and PYTHONPATH the checkout). Lines of code: lines holding a "
-            "token that is not a comment, a blank or a docstring (tokenize and ast); served: the "
-            "package's modules in sys.modules at the exit of a stdio server that answered initialize, "
-            "prompts/list, prompts/get and completion/complete, then 2026-07-28 server/discover and a "
-            "stateless prompts/get." % (
+            "100`, each asked after the previous reply, on one CPU (each page parsed after the walk). "
+            "`import tinymcp`: `perf_counter` around it in `python -c` (cwd and PYTHONPATH the checkout). "
+            "Lines of code: lines holding a token that is not a comment, a blank or a docstring (tokenize "
+            "and ast); served: `tinymcp/__main__.py` and the package's modules in sys.modules at the exit "
+            "of a stdio server that answered initialize, prompts/list, prompts/get and "
+            "completion/complete, then 2026-07-28 server/discover and a stateless prompts/get." % (
                 interp, plan.cold_reps[100], plan.cold_reps[10000],
                 "the bench and both servers pinned to one CPU" if PIN else "unpinned (unsupported here)",
                 format(plan.rt, ","), format(plan.first, ","), format(plan.pipe, ","), plan.pipe_rounds),
@@ -637,7 +649,7 @@ def report(plan, interp, res, own, pypy, pypy_res, minimal=None, minimal_res=Non
     text += ["| %s | %s | %s | %s |" % (label, shown, *judge(value, goal)) for label, value, shown, goal in own]
     if pypy_res:
         text += ["", "PyPy, %s, a venv made the same way; %d run(s); each 100-prompt server first served %s "
-                 "requests, untimed, for its JIT; no goals:" % (pypy, plan.pypy_runs, format(plan.warm, ",")), ""]
+                 "requests, untimed, for its JIT; no goals:" % (pypy, plan.pypy_runs, format(plan.warm + 100, ",")), ""]
         text += paired_table(pypy_res, [r[:3] + (None,) for r in ROWS if r[0][:3] in ("col", "rt1", "pip")])
     elif pypy:
         text += ["", "PyPy: %s." % pypy]
@@ -646,7 +658,8 @@ def report(plan, interp, res, own, pypy, pypy_res, minimal=None, minimal_res=Non
         load = statistics.median(loads) if loads else None
         text += ["", "Debian's python3-minimal (`%s`, PYTHONHOME its `usr`: no `json`, so `tinymcp/jsonlite.py` "
                  "reads and writes JSON) against tinymcp on the interpreter above, both `python "
-                 "tinymcp/__main__.py`; the same runs and pairs, round trips a fifth and a tenth as many:" % minimal, "",
+                 "tinymcp/__main__.py`; the same runs and pairs, round trips a fifth and a tenth as many:"
+                 % minimal, "",
                  ] + paired_table(minimal_res, MINIMAL_ROWS,
                                   "| measure | pairs | full | python3-minimal | minimal/full | goal | |")
         text += ["", "| measure | python3-minimal | goal | |", "| --- | ---: | ---: | --- |",
