@@ -97,6 +97,23 @@ def test_tuples_are_taken_wherever_a_list_is_and_serve_the_same():
     assert load_config(tuples).prompts == load_config(LISTS).prompts  # (a reload sees no change)
 
 
+def test_dict_subclasses_are_taken_wherever_a_dict_is_and_copied():
+    # (an OrderedDict, or any mapping a Python caller built as a dict subclass)
+    from collections import OrderedDict
+
+    def ordered(value):
+        if isinstance(value, dict):
+            return OrderedDict((k, ordered(v)) for k, v in value.items())
+        return [ordered(v) for v in value] if isinstance(value, list) else value
+
+    config = ordered(LISTS)
+    served = load_config(config)
+    assert served.prompts == load_config(LISTS).prompts
+    config["prompts"][0]["messages"][0]["text"] = "changed after the load"
+    assert served.prompts == load_config(LISTS).prompts  # (a copy: the caller's dicts stay its own)
+    assert _served(ordered(LISTS)) == _served(LISTS)
+
+
 def test_other_sequences_are_taken_too_and_sent_as_lists():
     from test_validate import _sequence
     config = copy.deepcopy(LISTS)

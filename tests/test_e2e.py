@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from conftest import INITIALIZED, initialize, line, read_to_eof, req
+from conftest import INITIALIZED, LIST_CHANGED, initialize, line, read_to_eof, req
 from transport_helpers import DEFAULT_PROMPTS, EOF, REPO, Proc, frames, run
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and signals")
@@ -178,6 +178,13 @@ def test_serve_given_the_path_of_a_config_file_serves_it(world, tmp_path):
     assert server.initialize()["capabilities"]["prompts"] == {"listChanged": True}
     got = server.call(req(2, "prompts/get", {"name": "from_file"}))["result"]
     assert got["messages"][0]["content"]["text"] == "read from the file"
+    if hasattr(signal, "SIGHUP"):  # (and SIGHUP reloads it, as it reloads --config)
+        path.write_text(json.dumps({"prompts": [{"name": "from_file", "messages": [
+            {"role": "user", "text": "read again"}]}]}))
+        server.kill(signal.SIGHUP)
+        assert server.frame() == LIST_CHANGED
+        got = server.call(req(3, "prompts/get", {"name": "from_file"}))["result"]
+        assert got["messages"][0]["content"]["text"] == "read again"
     rc, err, rest = server.finish(EOF)
     assert (rc, rest) == (0, b""), err
 
