@@ -6,20 +6,23 @@ import time
 from transport_helpers import GUARD
 
 
-def test_loop_timers_run_in_order_and_cancelled_ones_never():
-    from tinymcp.io.loop import Loop
-    loop = Loop()
+def test_loop_timers_run_in_order_and_cancelled_ones_never(monkeypatch):
+    import types
+    from tinymcp.io import loop as loop_module
+    now = [100.0]  # (a clock the test moves: no waiting, and no preemption can reorder them)
+    monkeypatch.setattr(loop_module, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    loop = loop_module.Loop()
     ran = []
     try:
-        # "b" is due a whole second after "a": order by due time holds however long the
-        # test is preempted between these lines (a 20 ms gap once could flip them)
         loop.call_later(1.0, lambda: ran.append("b"))
-        loop.call_later(0.0, lambda: ran.append("a"))
+        for i in range(3):  # (due at the same instant: run in the order they were asked for)
+            loop.call_later(0.0, lambda i=i: ran.append(i))
         loop.call_later(0.5, lambda: ran.append("never")).cancel()
-        deadline = time.monotonic() + GUARD
-        while len(ran) < 2 and time.monotonic() < deadline:
-            loop.run_once(GUARD)  # returns when a timer is due, not after GUARD
-        assert ran == ["a", "b"]
+        loop.run_once(0)
+        assert ran == [0, 1, 2]
+        now[0] += 1.0
+        loop.run_once(0)
+        assert ran == [0, 1, 2, "b"]
     finally:
         loop.close()
 

@@ -940,3 +940,44 @@ def test_a_render_running_for_one_client_holds_up_no_other(world):
         f.write("go\n")
     reply = slow.frame()
     assert reply["id"] == 1 and reply["result"]["messages"][0]["content"]["text"] == "released: go"
+
+
+@pytest.mark.parametrize("clients, told", [(2000, True), (500, False)])
+def test_a_max_clients_past_the_hard_open_files_limit_is_told(world, clients, told):
+    # the soft limit is lifted towards what --max-clients needs (it, 64 and the lingering
+    # connections); past the hard limit, which only root may lift, the server says so
+    resource = pytest.importorskip("resource")
+    path = world.path("s")
+    proc = world.server("--config", world.config_file(named_config(["a"])), "--socket", path,
+                        "--max-clients", str(clients),
+                        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, 1024)))
+    rc, err, _ = proc.finish(signal.SIGTERM)
+    assert rc == 0, err
+    warning = "open-files limit 1024 is below the %d that --max-clients needs" % (clients + 128)
+    assert (warning in err) == told and ("open-files limit" in err) == told, err
+
+
+def test_a_socket_whose_server_cannot_be_probed_is_left_in_place_and_why_is_said(tmp_path, monkeypatch):
+    # (connecting to see whether a server answers failed otherwise than "refused": EACCES)
+    from tinymcp.errors import ListenError
+    from tinymcp.socket import unix
+    path = str(tmp_path / "s")
+    with socket.socket(socket.AF_UNIX) as left:
+        left.bind(path)  # (a socket file: its server may be alive)
+
+    class Probe:
+        def setblocking(self, flag):
+            pass
+
+        def connect(self, where):
+            raise PermissionError(13, "Permission denied")
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(unix.socket, "socket", lambda *args: Probe())
+    with pytest.raises(ListenError) as refused:
+        unix._clear_path(path, lambda *args: None)
+    assert str(refused.value) == ("cannot tell whether a server answers on %s (Permission denied); "
+                                  "not replacing it" % path)
+    assert stat.S_ISSOCK(os.lstat(path).st_mode)
