@@ -170,9 +170,13 @@ def test_serve_given_the_path_of_a_config_file_serves_it(world, tmp_path):
     path.write_text(json.dumps({"prompts": [{"name": "from_file", "messages": [
         {"role": "user", "text": "read from the file"}]}]}))
     script = tmp_path / "serve_path.py"
-    script.write_text("import importlib, os, pathlib, sys\n"
+    script.write_text("import importlib, os, pathlib, sys, threading\n"
+                      "started, start = [], threading.Thread.start\n"
+                      "threading.Thread.start = lambda thread: started.append(thread.name) or start(thread)\n"
                       "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
-                      "sys.exit(tinymcp.serve(pathlib.Path(sys.argv[1])))\n")
+                      "rc = tinymcp.serve(pathlib.Path(sys.argv[1]))\n"
+                      "sys.stderr.write('threads started: %r\\n' % started)\n"
+                      "sys.exit(rc)\n")
     server = world.stdio(str(path), script=str(script))
     # served as --config serves it: a change source (SIGHUP), so listChanged is promised
     assert server.initialize()["capabilities"]["prompts"] == {"listChanged": True}
@@ -187,6 +191,7 @@ def test_serve_given_the_path_of_a_config_file_serves_it(world, tmp_path):
         assert got["messages"][0]["content"]["text"] == "read again"
     rc, err, rest = server.finish(EOF)
     assert (rc, rest) == (0, b""), err
+    assert "threads started: []" in err  # (not watched, as --config without --watch: no thread)
 
 
 # --- signals ------------------------------------------------------------------------
