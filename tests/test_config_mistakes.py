@@ -86,6 +86,7 @@ def test_check_on_a_broken_config_prints_one_actionable_line(case):
                      'does not allow: write the number in decimal, or "0xFFg" for text'),
     ('{"a": 0xFF_FF}', "c.json:1:7: a hexadecimal number, which JSON does not allow: write 65535"),
     ('{"a": -0x1f}', "c.json:1:7: a hexadecimal number, which JSON does not allow: write -31"),
+    ('{"prompts" []}', "c.json:1:12: expected ':' after the key, found '['"),
 ])
 def test_a_bare_token_gets_its_exact_message(text, expect):
     assert problem("c.json", text.encode("utf-8")) == [expect]

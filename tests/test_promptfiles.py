@@ -308,6 +308,12 @@ def test_codex_reads_its_front_matter_line_by_line_and_fills_what_is_not_given_w
             "': ' inside a value (quote the value))")]
 
 
+def test_a_value_quoted_already_is_not_quoted_again_when_front_matter_is_read_again():
+    # (the retry quotes an unquoted value holding ': '; one the author quoted stays as YAML reads it)
+    result = parsed("x.md", '---\ndescription: "Fix: the build"\nargument-hint: Use when: x\n---\nBody\n')
+    assert result.prompt["description"] == "Fix: the build" and result.warnings == []
+
+
 def test_a_position_left_unfilled_stays_as_written_as_claude_code_leaves_it():
     # Claude Code: "An indexed placeholder with no corresponding argument, such as $2 when only
     # one argument was passed, stays in the content unchanged" (a skill's awk '{print $1}' and a

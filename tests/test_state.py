@@ -164,6 +164,15 @@ def test_missing_client_capabilities_is_invalid_params_naming_it():
     assert reply["error"]["data"] == {"supported": [MODERN]}  # it named a stateless version
 
 
+@pytest.mark.parametrize("caps", ["yes", None, []])
+def test_client_capabilities_that_are_no_object_are_invalid_params(caps):
+    params = {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN,
+                        "io.modelcontextprotocol/clientCapabilities": caps}}
+    [reply] = modern_wire().send({"jsonrpc": "2.0", "id": 1, "method": "prompts/list", "params": params})
+    assert reply["error"] == {"code": -32602, "message": "Invalid params: "
+                              "io.modelcontextprotocol/clientCapabilities must be an object"}
+
+
 @pytest.mark.parametrize("method", ["tools/list", "ping", "initialize", "subscriptions/listen",
                                     "server/discover"])
 def test_unsupported_version_is_32022_whatever_the_method(method):
