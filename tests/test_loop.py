@@ -3,15 +3,13 @@
 import threading
 import time
 
-from transport_helpers import GUARD
+from transport_helpers import GUARD, moved_clock
 
 
 def test_loop_timers_run_in_order_and_cancelled_ones_never(monkeypatch):
-    import types
-    from tinymcp.io import loop as loop_module
-    now = [100.0]  # (a clock the test moves: no waiting, and no preemption can reorder them)
-    monkeypatch.setattr(loop_module, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
-    loop = loop_module.Loop()
+    from tinymcp.io.loop import Loop
+    now = moved_clock(monkeypatch)
+    loop = Loop()
     ran = []
     try:
         loop.call_later(1.0, lambda: ran.append("b"))

@@ -7,7 +7,7 @@ import time
 
 
 from conftest import INITIALIZED, LIST_CHANGED, initialize, line, modern, named_config, req
-from transport_helpers import GUARD, pipe_rig, piped_hub, read_lines
+from transport_helpers import GUARD, moved_clock, pipe_rig, piped_hub, read_lines
 
 
 # --- the pump's bounds -------------------------------------------------------------------------
@@ -246,12 +246,9 @@ def test_after_eof_a_slow_reader_still_gets_every_answer(monkeypatch):
     # Now it ends only when the client has read nothing for 2 s; here it reads the ~1 MB
     # in three parts, 1.2 s apart on a clock the test moves (each pause under that bound,
     # the whole over it).
-    import types
     from tinymcp import Server, Session
-    from tinymcp.io import loop as loop_module, pump as pump_module
-    now = [1000.0]
-    monkeypatch.setattr(pump_module, "monotonic", lambda: now[0])
-    monkeypatch.setattr(loop_module, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    from tinymcp.io import pump as pump_module
+    now = moved_clock(monkeypatch)
     closed, logged, count = [], [], 800
     with pipe_rig(blocking=False) as rig:
         session = Session(Server(named_config(["p%d" % i for i in range(20)])))

@@ -368,6 +368,17 @@ def pipe_rig(blocking=True):
         rig.close()
 
 
+def moved_clock(monkeypatch, start=1000.0):
+    """A clock the test moves (``now[0] += seconds``) for the loop's timers and the pump's
+    turns and drain: no real waiting, and no preemption can reorder what it times."""
+    import types
+    from tinymcp.io import loop, pump
+    now = [start]
+    monkeypatch.setattr(loop, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(pump, "monotonic", lambda: now[0])
+    return now
+
+
 @contextlib.contextmanager
 def piped_hub(names):
     """A server with list_changed on ``named_config(names)``, its loop and hub, one pump
