@@ -3,12 +3,14 @@
 import pytest
 
 from conftest import Wire, problems, prompt
+from tinymcp import load_config
 
 
 # --- validation -------------------------------------------------------------------------
 
-def test_bad_base64_is_rejected():
-    block = {"type": "image", "data": "not base64!", "mimeType": "image/png"}
+@pytest.mark.parametrize("data", ["not base64!", "A==="])  # (RFC 4648: two pad characters at most)
+def test_bad_base64_is_rejected(data):
+    block = {"type": "image", "data": data, "mimeType": "image/png"}
     config = {"prompts": [prompt(messages=[{"role": "user", "content": block}])]}
     assert problems(config) == [("prompts[0].messages[0].content.data", "expected base64 data")]
 
@@ -48,6 +50,9 @@ def test_annotation_priority_range():
          "expected 'user' or 'assistant', got 'bot'"),
         ("prompts[0].messages[0].content.annotations.priority", "expected a number from 0 to 1, got the number 2"),
     ]
+    for edge in (0, 1):  # (the schema's minimum and maximum are allowed)
+        block["annotations"] = {"priority": edge}
+        assert load_config(config).prompts.by_name["p"]
 
 
 @pytest.mark.parametrize("mime", ["", "png", "image/", "/png", "image/p ng", " image/png", "image/png\n", "+a/b"])
@@ -333,6 +338,8 @@ def test_resource_link_becomes_text_before_2025_06_18():
     del without_icons["icons"]
     assert content_for("2025-06-18", LINK) == without_icons
     assert content_for("2025-11-25", LINK) == LINK
+    empty = {"type": "resource_link", "uri": "file:///e", "name": "e", "size": 0}  # (a size, though 0)
+    assert content_for("2025-03-26", empty)["text"] == "[resource link] e <file:///e> 0 bytes"
 
 
 def test_last_modified_becomes_a_line_of_text_and_meta_is_dropped_before_2025_06_18():
