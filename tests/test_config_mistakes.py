@@ -73,6 +73,9 @@ def test_check_on_a_broken_config_prints_one_actionable_line(case):
     ('{"a": tree}', 'c.json:1:7: a string without double quotes: write "tree"'),
     ('{"a": tru story}', 'c.json:1:7: a string without double quotes: write "tru story"'),
     ('{"a": True}', "c.json:1:7: True is not JSON: write true"),
+    ('{"prompts": [], "x": None}', "c.json:1:22: None is not JSON: write null"),
+    # a comma where an array's first value should be is one too many, not one after an item
+    ('{"prompts": [,]}', "c.json:1:14: an extra comma, where a value should be: remove it"),
     # the decoder reads NaN or Infinity at the start of a token and refuses it: a word is
     # named at its place, and the constant where something else follows it
     ('{"a": [1, Infinityy]}', 'c.json:1:11: a string without double quotes: write "Infinityy"'),
