@@ -63,6 +63,15 @@ def test_a_printout_shows_what_stdout_cannot_encode_escaped(tmp_path, args):
                    else "x\\ud800y\n")
 
 
+def test_list_shows_every_page_of_prompts(tmp_path):
+    path = tmp_path / "paged.json"
+    path.write_text(json.dumps({"page_size": 1, "prompts": [
+        {"name": name, "messages": [{"role": "user", "text": "x"}]} for name in "abc"]}))
+    rc, out, err = run(["--config", str(path), "--list", "--json"])
+    assert (rc, err) == (0, "")
+    assert [p["name"] for p in json.loads(out)] == ["a", "b", "c"]
+
+
 # --- --check, and an invalid config --------------------------------------------------------
 
 @pytest.mark.needs("files")
