@@ -398,6 +398,10 @@ def test_folders_deeper_than_max_folder_depth_are_a_problem_not_a_crash(tmp_path
     assert problems_of(tinymcp.load_files, config, prompt_dirs=[shallow]) == [
         "%s: a folder more than 2 deep below the prompt folder: not read (limits.max_folder_depth)"
         % os.path.join(shallow, "d", "d", "d")]
+    config["limits"]["max_folder_depth"] = 0  # (the least: only the folder's own files)
+    assert problems_of(tinymcp.load_files, config, prompt_dirs=[shallow]) == [
+        "%s: a folder more than 0 deep below the prompt folder: not read (limits.max_folder_depth)"
+        % os.path.join(shallow, "d")]
 
 
 # --- the command line -----------------------------------------------------------------------
@@ -781,6 +785,12 @@ def test_a_claude_code_plugin_serves_its_commands_and_skills_named_as_claude_cod
     assert [a["name"] for a in config.prompts.by_name["plugins:hookify:help"]["arguments"]] == ["arguments"]
     alone = tinymcp.load_files(prompt_dirs=[os.path.join(root, "plugins", "hookify")])
     assert names(alone) == ["hookify:git:undo", "hookify:help", "hookify:rules"]
+    # (Claude Code asks a plugin's name in lowercase, Gemini CLI's any case: its folder's then)
+    write(root, {"plugins/hookify/.claude-plugin/plugin.json": '{"name": "HookIfy"}'})
+    notes = []
+    assert "plugins:hookify:help" in names(tinymcp.load_files(prompt_dirs=[root], notes=notes))
+    assert [message for _, message in notes] == ["its name must be kebab-case (lowercase letters, digits and "
+                                                 "hyphens), got 'HookIfy'; named after its folder"]
 
 
 def test_a_plugin_manifest_that_lists_commands_serves_those_instead_of_its_commands_folder(tmp_path):
