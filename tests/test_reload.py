@@ -136,6 +136,14 @@ def test_a_reload_with_many_problems_tells_sessions_a_few_and_stderr_all(world):
     assert legacy.call(req(3, "ping"))["result"] == {}  # still connected
     assert names(stream.call(modern(8, "prompts/list"))) == ["alpha", "beta"]
     proc.wait_stderr(keys[-1])  # every problem on stderr
+    # ten problems, as many as are told: no count of more; a long message is cut too
+    long = "placeholder {%s}" % ("c" * 300)
+    write_config(cfg, json.dumps({"prompts": [{"name": "p%d" % i, "messages": [{"role": "user", "text": "{%s}" % (
+        "c" * 300)}]} for i in range(10)]}))
+    proc.kill(signal.SIGHUP)
+    data = legacy.frame()["params"]["data"]
+    assert "more" not in data and len(data["problems"]) == 10
+    assert all(long.startswith(p["message"].rstrip(".")) and len(p["message"]) < 250 for p in data["problems"])
 
 
 @pytest.mark.needs("socket")
