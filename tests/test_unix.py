@@ -711,6 +711,9 @@ def test_connect_matches_a_refusal_to_its_line_however_it_comes(world, lines):
 @pytest.mark.parametrize("stdin, ids", [
     (b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n', [1]),  # (compact: read as a reply, and not tracked)
     (b'{"method":"ping","jsonrpc":"2.0","id":3}', [3]),    # (the last line, unended: not tracked)
+    # (a request the host cancelled gets no answer: cancellation "Behavior Requirements")
+    (b'{"jsonrpc": "2.0", "id": 7, "method": "ping"}\n{"jsonrpc": "2.0", "method": "notifications/cancelled", '
+     b'"params": {"requestId": 7}}\n', []),
 ])
 def test_connect_answers_each_request_a_server_that_answers_nothing_leaves(world, stdin, ids):
     listener = socket.socket(socket.AF_UNIX)
@@ -725,7 +728,7 @@ def test_connect_answers_each_request_a_server_that_answers_nothing_leaves(world
     threading.Thread(target=answer_nothing, daemon=True).start()
     rc, out, err = run(["--connect", world.path("s")], stdin=stdin)
     listener.close()
-    assert [json.loads(x)["id"] for x in out.splitlines()] == ids and rc == 1, err
+    assert [json.loads(x)["id"] for x in out.splitlines()] == ids and rc == (1 if ids else 0), err
 
 
 def test_connect_reads_the_id_of_a_reply_longer_than_it_holds_whole(world, monkeypatch):
@@ -803,6 +806,16 @@ def test_connect_ends_a_line_the_server_left_unfinished_before_its_own(world):
     assert json.loads(lines[-2]) == {"jsonrpc": "2.0", "id": 1, "error": {
         "code": -32000, "message": "Connection closed: the tinymcp server went away before answering"}}
     assert lines[-1] == b"" and bridge.proc.wait(GUARD) == 1
+
+
+def test_connect_exits_1_saying_so_when_the_server_ends_while_the_host_goes_on(world):
+    path = world.path("s")
+    server = world.server("--socket", path)
+    bridge = world.stdio("--connect", path)
+    bridge.initialize()  # (answered: nothing is left to answer, but the host has not ended)
+    server.kill(signal.SIGTERM)
+    rc, err, out = bridge.finish(None)
+    assert (rc, out) == (1, b"") and err.endswith("the server at %s closed the connection\n" % path), err
 
 
 def test_connect_answers_what_a_dying_server_left_unanswered_and_exits_1(world):
