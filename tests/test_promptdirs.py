@@ -1232,6 +1232,15 @@ def test_a_hosts_top_folder_given_itself_serves_its_host_folders_as_the_host_nam
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".config/opencode/skills")])) == ["k"]
 
 
+@pytest.mark.parametrize("host", [".cursor", ".windsurf"])
+def test_cursor_and_windsurf_skills_folders_serve_their_skills_alone(tmp_path, host):
+    # (cursor.com/docs/skills, docs.windsurf.com's Cascade skills: their 49 skills were left out of
+    # .cursor unsaid, and given itself, .cursor/skills served its README.md as a prompt)
+    root = write(tmp_path / host, {"skills/pdf/SKILL.md": "PDFs\n", "skills/README.md": "About\n"})
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["pdf"]
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, "skills")])) == ["pdf"]
+
+
 def test_opencodes_singular_skill_folder_is_a_skills_folder_as_its_plural(tmp_path):
     # (OpenCode's skill.ts globs {skill,skills}/**/SKILL.md: .opencode/skill's skills were dropped
     # from .opencode unsaid, and given itself a misnamed SKILLS.MD there was served as a prompt)

@@ -174,6 +174,7 @@ HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini",
          (".claude", "skills"): SKILLS, (".codex", "skills"): SKILLS, (".agents", "skills"): SKILLS,
          (".gemini", "skills"): SKILLS, (".github", "skills"): SKILLS, (".opencode", "skills"): SKILLS,
+         (".cursor", "skills"): SKILLS, (".windsurf", "skills"): SKILLS,
          ("opencode", "command"): "opencode", ("opencode", "commands"): "opencode",  # (~/.config/opencode's)
          (".opencode", "skill"): SKILLS, ("opencode", "skill"): SKILLS, ("opencode", "skills"): SKILLS}
 #: a host's top folder (``.claude``) -> its host folders (a folder it holds -> how it is read): given
