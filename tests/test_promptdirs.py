@@ -888,15 +888,21 @@ def test_a_skill_and_a_command_of_one_name_serve_the_skill_as_claude_code_does(t
 
 
 @pytest.mark.parametrize("order", ["commands first", "skills first"])
-def test_a_skill_wins_its_name_from_a_command_whatever_the_order_but_not_when_it_is_bad(tmp_path, order):
-    root = write(tmp_path / ".claude", {"commands/x.md": "Command.\n",
-                                         "skills/x/SKILL.md": "---\ndescription: S\n---\nSkill.\n"})
-    dirs = [os.path.join(root, "commands"), os.path.join(root, "skills")]
+@pytest.mark.parametrize("host, commands, wins", [(".claude", "commands", "Skill."),
+                                                  # (OpenCode's command/index.ts adds a skill only
+                                                  # where no command has its name: served the skill)
+                                                  (".opencode", "command", "Command.")])
+def test_a_name_both_give_goes_as_the_host_says_whatever_the_order_but_not_to_a_bad_file(tmp_path, order, host,
+                                                                                          commands, wins):
+    root = write(tmp_path / host, {commands + "/x.md": "Command.\n",
+                                   "skills/x/SKILL.md": "---\ndescription: S\n---\nSkill.\n"})
+    dirs = [os.path.join(root, commands), os.path.join(root, "skills")]
     config = tinymcp.load_files(prompt_dirs=dirs if order == "commands first" else dirs[::-1])
-    assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Skill."
-    write(root, {"skills/x/SKILL.md": "---\ndescription: S\n---\n"})  # (a bad skill: the command stays)
+    assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == wins
+    bad = "skills/x/SKILL.md" if wins == "Skill." else commands + "/x.md"
+    write(root, {bad: "---\ndescription: S\n---\n"})  # (a bad file of the winner's: the other stays)
     config = tinymcp.load_files(prompt_dirs=dirs, notes=[])
-    assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] == "Command."
+    assert names(config) == ["x"] and config.prompts.get("x")["messages"][0]["text"] != wins
 
 
 def test_a_served_command_keeps_its_name_from_a_bad_skill_added_and_read_first(tmp_path):

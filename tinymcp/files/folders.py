@@ -437,6 +437,11 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
     return tuple([("", stat_of(folder))] + [(rel, stat_of(path)) for rel, path, *_ in _walk(folder, max_depth, [])])
 
 
+#: (a file's format, another's) where the other keeps the name both give: Claude Code serves a skill
+#: before a command, OpenCode a command before a skill (packages/opencode/src/command/index.ts)
+_YIELDS = {("command", "skill"), ("skill", "opencode")}
+
+
 def build(config, folders, notes=None, served=None, sources=None):
     """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
     [(relative path, bytes or problem)] or the folder's problem)]``); ``ConfigError`` with
@@ -476,13 +481,13 @@ def build(config, folders, notes=None, served=None, sources=None):
             name = result.prompt.get("name") if result is not None else None
             taken = isinstance(name, str) and name in owners
             owner, held = owners[name] if taken else (None, None)
-            # (a command of a good skill's name is left out, said so: Claude Code serves the skill)
-            if held is not None and result.format == "command" and held.format == "skill" and _valid(held, owner):
+            # (a file that yields to a good one of its name is left out, said so, whichever is read first)
+            if held is not None and (result.format, held.format) in _YIELDS and _valid(held, owner):
                 if notes is not None:
                     notes.extend(_left_out([_duplicate(where, result, name, owner)]))
                 continue
-            # (a good skill takes a command's name; a good file served before, one a new file took)
-            if held is not None and (result.format == "skill" and held.format == "command" or served is not None
+            # (a good file takes the name of one that yields to it; a good file served before, one a new file took)
+            if held is not None and ((held.format, result.format) in _YIELDS or served is not None
                                      and where in served and owner not in served) and _valid(result, where):
                 if notes is not None:
                     notes.extend(_left_out([_duplicate(owner, held, name, where)]))

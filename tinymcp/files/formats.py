@@ -71,8 +71,8 @@ class PromptFile:
     serve), ``lines`` (field path such as ``arguments[0].required`` -> line, ``""`` -> the
     file's first line; ``located()`` gives them all, with the front matter's, whose
     ``front_lines`` are the YAML reader's: made into text only when a problem needs them),
-    ``problems`` (``(line, column or None, path, message)``),
-    ``format`` (``mcp``, ``command``, ``codex``, ``skill``, ``vscode`` or ``gemini``), ``fields`` (when there
+    ``problems`` (``(line, column or None, path, message)``), ``format`` (``mcp``,
+    ``command``, ``opencode``, ``codex``, ``skill``, ``vscode`` or ``gemini``), ``fields`` (when there
     is no ``prompt``, the fields read besides its messages, for their own problems to be
     found too: all at once; None when not even those could be read) and ``warnings``
     (``(line, message)``: what was ignored)."""
@@ -141,10 +141,10 @@ def parse(relpath, text, host=None):
     if front is None:
         return result
     if result.format == "mcp" and (host in ("command", "opencode") or _is_command(front, body)):
-        result.format = "command"
+        result.format = "opencode" if host == "opencode" else "command"
     # (Codex names a prompt by its file's stem: x.prompt.md is x.prompt; it reads no subfolder)
-    read = {"mcp": _mcp, "command": lambda *args: _command(*args, host=host), "vscode": _vscode, "skill": _skill,
-            "codex": lambda *args: _command(*args, relpath[:-3], host)}[result.format]
+    read = {"mcp": _mcp, "vscode": _vscode, "skill": _skill, "codex": lambda *args: _command(*args, relpath[:-3], host)
+            }.get(result.format, lambda *args: _command(*args, host=host))
     read(result, relpath, front, body_line, body)
     return result
 
