@@ -74,6 +74,10 @@ def test_nesting_at_and_past_max_depth():
     assert replies[0] == {"jsonrpc": "2.0", "id": None, "error": {
         "code": -32600, "message": "Invalid Request: nesting deeper than 10 levels (max_depth)", "data": {"line": 3}}}
     assert replies[1]["id"] == "next"
+    # (more brackets than levels: the depth is measured, not the brackets counted)
+    wire = Wire(limited_config(max_depth=4))
+    assert wire.send({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": {}, "a": {"b": {}}}}) == [
+        {"jsonrpc": "2.0", "id": 1, "result": {}}]
 
 
 def test_nesting_at_the_highest_max_depth_parses():
@@ -181,7 +185,7 @@ def test_batch_at_and_past_max_batch():
     wire = Wire(limited_config(max_batch=3))
     wire.initialize("2025-03-26")
     batch = [{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(3)]
-    assert len(wire.send(batch)[0]) == 3
+    assert wire.send(batch)[0] == [{"jsonrpc": "2.0", "id": i, "result": {}} for i in range(3)]
     replies = wire.send(batch + [{"jsonrpc": "2.0", "id": 3, "method": "ping"}], PING)
     assert replies[0]["error"] == {"code": -32600, "message": "Invalid Request: batch of 4 exceeds the limit "
                                    "of 3 (max_batch)", "data": {"line": 4}}
@@ -275,6 +279,18 @@ def test_a_batch_of_replies_is_bounded_as_a_whole():
     assert ["result" in r for r in replies] == [True, True, False, False]
     assert replies[2]["error"] == {"code": -32602, "message": "Invalid params: this reply would take the "
                                    "batch's replies past 135536 bytes (max_render_bytes)"}
+
+
+def test_a_batch_of_replies_may_take_exactly_its_bound():
+    wire = Wire(limited_config(max_render_bytes=1))  # (the bound: 1 byte and 65,536 for the JSON)
+    wire.initialize("2025-03-26")
+
+    def size(rid):
+        return len(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {}}, separators=(",", ":"))) + 1
+    ids = [str(i) for i in range(99)]
+    ids.append("x" * (1 + 65536 - sum(map(size, ids)) - size("")))
+    replies = wire.send([{"jsonrpc": "2.0", "id": rid, "method": "ping"} for rid in ids])[0]
+    assert [r.get("result") for r in replies] == [{}] * 100
 
 
 def test_render_callable_output_is_bounded_too():
