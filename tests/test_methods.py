@@ -272,6 +272,14 @@ def test_listen_acknowledges_the_honoured_subset_and_stays_open():
     assert "sub-1" in m.session.streams
 
 
+def test_listen_honours_only_a_filter_of_true():
+    # (the schema types promptsListChanged boolean, "if true"; and the server MUST NOT send a type not asked for)
+    m = modern_wire(list_changed=True)
+    replies = m.modern("subscriptions/listen", {"notifications": {"promptsListChanged": 1}}, rid="s")
+    assert replies[0]["params"]["notifications"] == {}
+    assert m.session.prompts_changed() == b""
+
+
 def test_listen_streams_per_connection_are_capped_by_the_limit_in_force():
     m = modern_wire(list_changed=True, limits={"max_listen_streams": 2})
     for rid in ("a", "b"):

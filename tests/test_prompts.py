@@ -196,6 +196,14 @@ def test_empty_value_gives_the_first_100_of_250():
     assert completion == {"values": WORDS[:100], "total": 250, "hasMore": True}
 
 
+def test_exactly_100_values_are_all_there_is():
+    wire = Wire({"prompts": [{"name": "pick", "arguments": [{"name": "word", "completions": WORDS[:100]}],
+                              "messages": [{"role": "user", "text": "{word}"}]}]})
+    wire.initialize()
+    completion = wire.complete("word", "")["result"]["completion"]
+    assert completion == {"values": WORDS[:100], "total": 100, "hasMore": False}
+
+
 def test_prefix_is_case_insensitive_with_exact_case_first():
     wire = Wire(completion_config())
     wire.initialize()

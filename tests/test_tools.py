@@ -42,6 +42,9 @@ def test_list_prompts_gives_every_prompt_as_fastmcp_does():
             {"name": "tone", "description": None, "required": False}]},
         {"name": "bare", "description": None, "arguments": []}]
     assert result["structuredContent"] == {"result": tool_text(result)}
+    wire = Wire(CONFIG)  # (no structured content before 2025-06-18, which has none)
+    wire.initialize("2025-03-26")
+    assert list(wire.result("tools/call", {"name": "list_prompts", "arguments": {}})) == ["content"]
 
 
 def test_get_prompt_renders_what_prompts_get_does_and_refuses_as_it_does():
@@ -114,7 +117,8 @@ def test_without_the_option_there_are_no_tools():
     wire = Wire({"prompts": [prompt()]})
     assert "tools" not in wire.initialize()["capabilities"]
     assert wire.error("tools/list")["code"] == -32601
-    wire = Wire({"prompts": [prompt()]}, prompts_as_tools=True)  # (Server's option)
+    # (Server's option; the tools never change, even where the prompts may)
+    wire = Wire({"prompts": [prompt()]}, prompts_as_tools=True, list_changed=True)
     assert wire.initialize()["capabilities"]["tools"] == {"listChanged": False}
     assert problems({"prompts": [], "prompts_as_tools": "yes"}) == [
         ("prompts_as_tools", "expected true or false, got a string")]
