@@ -41,6 +41,10 @@ def test_apply_config_says_whether_the_prompts_changed():
     assert server.apply_config(load_config(named_config(["a", "b"]))) is False
     assert server.apply_config(load_config(named_config(["a", "b"], text="other {topic}"))) is True
     assert server.apply_config(load_config(named_config(["a"], text="other {topic}"))) is True
+    # (a client sees the order of keys too, and which value goes with which key)
+    for meta in ({"k": 1, "j": 2}, {"j": 1, "k": 2}, {"k": 2, "j": 1}):
+        assert server.apply_config(load_config({"prompts": [{"name": "a", "_meta": meta, "messages": [
+            {"role": "user", "text": "x"}]}]})) is True
     render = lambda arguments: "x"  # noqa: E731
     server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]}))
     assert server.apply_config(load_config({"prompts": [{"name": "r", "render": render}]})) is False

@@ -83,6 +83,8 @@ def test_notifications_never_get_a_reply(wire):
     assert wire.send({"jsonrpc": "2.0", "method": "nope"}) == []
     assert wire.send({"jsonrpc": "2.0", "method": "prompts/get", "params": {"name": 5}}) == []
     assert wire.send({"jsonrpc": "2.0", "method": "nope", "params": None}) == []
+    # (JSON-RPC 2.0 section 4.2: params may be an array too)
+    assert wire.send({"jsonrpc": "2.0", "method": "notifications/initialized", "params": []}) == []
 
 
 @pytest.mark.parametrize("msg, why", [
