@@ -110,6 +110,31 @@ def test_a_cancel_for_a_running_callable_sends_no_reply():
     assert live.finish() == ([], [0])
 
 
+def test_a_cancelled_callable_sends_no_more_progress():
+    # (progress "MUST only reference tokens that ... are associated with an in-progress operation")
+    started, release, sent = threading.Event(), threading.Event(), threading.Event()
+
+    def render(arguments):
+        tinymcp.progress(1)
+        started.set()
+        assert release.wait(GUARD)
+        tinymcp.progress(2)
+        sent.set()
+        return "done"
+    live = Live({"prompts": [{"name": "slow", "render": render}]})
+    live.send(INIT)
+    live.frame()
+    live.send(req(1, "prompts/get", {"name": "slow", "_meta": {"progressToken": "t"}}))
+    assert live.frame()["params"]["progress"] == 1 and started.wait(GUARD)
+    live.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}, req(2, "ping"))
+    assert live.frame()["id"] == 2
+    release.set()
+    assert sent.wait(GUARD)  # (its progress is on its way to the loop: it must go no further)
+    live.send(req(3, "ping"))
+    assert live.frame()["id"] == 3
+    assert live.finish() == ([], [0])
+
+
 def test_a_callable_over_its_time_limit_is_answered_32603_and_the_server_goes_on():
     started, release = threading.Event(), threading.Event()
     live = Live({"limits": {"max_callable_ms": 50},
@@ -503,8 +528,8 @@ def test_one_clients_hung_callables_leave_a_thread_for_another_clients():
     pool, loop = workers()
     release, got = threading.Event(), []
     try:
-        for _ in range(10):  # more than there are threads, all hanging
-            pool.submit(lambda: release.wait(GUARD), lambda value, exc: None, None, "a")
+        for _ in range(10):  # more than there are threads, all hanging (until the end: b's answer comes first)
+            pool.submit(release.wait, lambda value, exc: None, None, "a")
         pool.submit(lambda: "b's", lambda value, exc: got.append(value), None, "b")
         loop.run_posted(lambda: got)
         assert got == ["b's"]
