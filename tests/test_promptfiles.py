@@ -118,6 +118,12 @@ def test_unicode_names_and_text():
     assert parsed("dir/r.md", text).prompt["name"] == "dir:résumé"
 
 
+def test_a_placeholder_named_like_a_keyword_is_a_placeholder():
+    # (a declared `elsewhere` was refused as template logic: Handlebars' {{else}} starts so)
+    text = "---\narguments:\n  - name: elsewhere\n---\nAsk about {{elsewhere}}\n"
+    assert rendered("f.md", text, elsewhere="Paris") == [("user", "Ask about Paris")]
+
+
 def test_a_placeholder_inside_a_code_fence_is_a_placeholder_too():
     text = ("---\narguments:\n  - name: lang\n---\n```{{lang}}\nprint({'a': 1})\n```\n")
     assert rendered("f.md", text, lang="python") == [("user", "```python\nprint({'a': 1})\n```")]
@@ -148,6 +154,8 @@ def test_front_matter_may_open_with_trailing_blanks_as_it_may_close(opener):
                                                  "Jinja or Go template code) is not run here; write \\{{ to keep "
                                                  "it as text")]),
     ("Hi {{.Name}}\n", [(1, 4, "", "{{.Name}}: template logic (Handlebars, Mustache, Jinja or Go template "
+                                   "code) is not run here; write \\{{ to keep it as text")]),
+    ("a {{else}} b\n", [(1, 3, "", "{{else}}: template logic (Handlebars, Mustache, Jinja or Go template "
                                    "code) is not run here; write \\{{ to keep it as text")]),
     ("a\nb {{ }} c\n", [(2, 3, "", "'{{' opens no placeholder: write {{name}}, or \\{{ for literal braces")]),
     ("a {{x\n", [(1, 3, "", "'{{' opens no placeholder: write {{name}}, or \\{{ for literal braces")]),

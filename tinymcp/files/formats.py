@@ -404,7 +404,8 @@ def _mcp_template(result, text, first_line, declared):
             at = len(text) if end < 0 else end
             continue
         # (a helper, a filter or a field, {{upper x}}, {{x | default(1)}}, {{.x}}: no name to declare)
-        if name[:1] in _LOGIC or name.startswith("else") or name not in declared and not _BARE_KEY.issuperset(name):
+        if name[:1] in _LOGIC or name.partition(" ")[0] == "else" or (  # ({{else}}, {{else if x}}: not {{elsewhere}})
+                name not in declared and not _BARE_KEY.issuperset(name)):
             _template_problem(result, text, opening, first_line, "{{%s}}: template logic "
                               "(Handlebars, Mustache, Jinja or Go template code) is not run here; "
                               "write \\{{ to keep it as text" % name)
