@@ -276,6 +276,7 @@ def test_positions_are_read_as_claude_code_reads_them_and_without_a_hint_are_arg
     assert result.prompt["arguments"][-1] == {"name": "arg10", "description": "Argument 10", "default": "$10"}
     assert rendered("c.md", text, arg10="7", arg2="Bo")[0][1].startswith("Pay 7 to Bo or $3")
     assert rendered("c.md", text, arg10="7", arg2="Bo")[0][1].endswith("; hash with $2b$.")
+    assert parsed("c.md", "Rename $1_old\n").prompt["arguments"][0]["name"] == "arguments"  # ('_': a word too)
     text = "Take $ARGUMENTS[12] and $ARGUMENTS[x]\n"  # (from 0, as $ARGUMENTS[N] counts)
     assert [a["name"] for a in parsed("c.md", text).prompt["arguments"]] == ["arg13", "arguments"]
     assert rendered("c.md", text, arg13="y", arguments="z") == [("user", "Take y and z[x]")]
@@ -501,6 +502,8 @@ def test_codex_named_placeholders_are_required_in_a_codex_folder_or_where_the_hi
             ("user", "Deploy main for ann (main).")]
     text = "---\nargument-hint: USER=<name>\n---\nDeploy $BRANCH for $USER.\n"
     assert rendered("deploy.md", text, None, USER="ann") == [("user", "Deploy $BRANCH for ann.")]
+    text = "---\nargument-hint: [FILE=<path>]\n---\nExplain $FILE\n"  # (in brackets, as prompts write it too)
+    assert rendered("explain.md", text, None, FILE="a.py") == [("user", "Explain a.py")]
     # (four real skills could not be got: $VIEWER_PID and the like became required)
     skill = "---\nname: hooks\ndescription: Hooks\n---\nkill $VIEWER_PID\n"
     assert rendered("hooks/SKILL.md", skill) == [("user", "kill $VIEWER_PID")]
@@ -827,9 +830,10 @@ def test_host_defaults_for_a_missing_description_and_an_input_named_with_a_hint(
         assert parsed("g/commit.toml", 'description = ""\nprompt = "Commit"\n').prompt["description"] == \
             "Custom command from commit.toml"  # (Gemini CLI's FileCommandLoader: an empty one too)
     # awesome-copilot writes ${input:Timebox|1 week}: a name a client can show, then a hint
-    result = parsed("plan.prompt.md", "Plan for ${input:Timebox|1 week} in ${input:team:Which team}\n")
-    assert result.prompt["arguments"][:2] == [{"name": "Timebox", "required": True, "description": "1 week"},
-                                              {"name": "team", "required": True, "description": "Which team"}]
+    result = parsed("plan.prompt.md", "Plan for ${input:Timebox|1 week} in ${input:team:Which team} ${input:x=y}\n")
+    assert result.prompt["arguments"][:3] == [{"name": "Timebox", "required": True, "description": "1 week"},
+                                              {"name": "team", "required": True, "description": "Which team"},
+                                              {"name": "x", "required": True, "description": "y"}]
 
 
 def test_an_argument_in_front_matter_may_carry_choices():
