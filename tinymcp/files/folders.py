@@ -172,9 +172,8 @@ IN_SKILL, _IN = "in skills", {SKILLS: "in skills"}
 HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
          (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini",
-         (".claude", "skills"): SKILLS, (".codex", "skills"): SKILLS, (".agents", "skills"): SKILLS,
-         (".gemini", "skills"): SKILLS, (".github", "skills"): SKILLS, (".opencode", "skills"): SKILLS,
-         (".cursor", "skills"): SKILLS, (".windsurf", "skills"): SKILLS,
+         **dict.fromkeys([(top, "skills") for top in (".claude", ".codex", ".agents", ".gemini", ".github", ".opencode",
+                                                      ".cursor", ".windsurf")], SKILLS),
          ("opencode", "command"): "opencode", ("opencode", "commands"): "opencode",  # (~/.config/opencode's)
          (".opencode", "skill"): SKILLS, ("opencode", "skill"): SKILLS, ("opencode", "skills"): SKILLS}
 #: a host's top folder (``.claude``) -> its host folders (a folder it holds -> how it is read): given
@@ -599,8 +598,7 @@ def _parse(rel, data, where, problems, notes=None, host=None):
         problems.append(("%s: %s" % (at, path) if path else at, message))
     if result.prompt is None and result.fields is not None:
         # (its messages stood in for: theirs are the problems just told)
-        _check_apart(dict(result.fields, messages=[{"role": "user", "text": "-"}]), where,
-                     result, problems)
+        _check_apart(dict(result.fields, messages=[{"role": "user", "text": "-"}]), where, result, problems)
     return result if result.prompt is not None else None
 
 

@@ -15,8 +15,7 @@ from .template import Template, check_template, fill, names_within, parse_templa
 #: a prompt's keys and an argument's (their order: for messages only)
 PROMPT_KEYS = ("name", "title", "description", "icons", "_meta", "arguments", "messages", "render",
                "ask_for_missing", "complete")
-ARGUMENT_KEYS = ("name", "title", "description", "required", "default", "completions", "complete", "choices",
-                 "append")
+ARGUMENT_KEYS = ("name", "title", "description", "required", "default", "completions", "complete", "choices", "append")
 _PROMPT_KEYS, _ARGUMENT_KEYS = frozenset(PROMPT_KEYS), frozenset(ARGUMENT_KEYS)
 _PLAIN_PROMPT_KEYS = frozenset(("name", "title", "description", "arguments", "messages"))
 _PLAIN_ARGUMENT_KEYS = frozenset(("name", "title", "description", "required", "default"))

@@ -103,8 +103,7 @@ class Server:
     override the config's.
     """
 
-    def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None,
-                 prompts_as_tools=None):
+    def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None, prompts_as_tools=None):
         check = Check()
         if page_size is not None:
             page_size = check.bounded({"page_size": page_size}, "page_size", "", 1)
