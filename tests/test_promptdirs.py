@@ -1256,12 +1256,26 @@ def test_opencodes_singular_skill_folder_is_a_skills_folder_as_its_plural(tmp_pa
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".opencode/skill")])) == ["k"]
 
 
+def test_another_tools_key_in_an_argument_is_ignored_with_a_warning(tmp_path):
+    # (an OpenSpec command declaring `type: string` for each argument was left out whole)
+    write(tmp_path, {"x.md": "---\narguments:\n  - name: x\n    type: string\n    requried: true\n---\nHi {{x}}\n",
+                     "y.md": "---\narguments:\n  - name: y\n    type: string\n    %s: 1\n---\nHi {{y}}\n" % ("k" * 500)})
+    notes = []
+    config = tinymcp.load_files(prompt_dirs=[str(tmp_path)], notes=notes)
+    assert names(config) == ["y"] and config.prompts.get("y")["arguments"] == [{"name": "y"}]
+    assert sorted(notes) == [("%s:4" % (tmp_path / "x.md"), "arguments[0].type: unknown key, ignored"),
+                             ("%s:5: arguments[0].requried" % (tmp_path / "x.md"),  # (a near miss: a mistake)
+                              "unknown key (did you mean 'required'?) (not served)"),
+                             ("%s:4" % (tmp_path / "y.md"), "arguments[0].type: unknown key, ignored"),
+                             ("%s:5" % (tmp_path / "y.md"), "arguments[0].%s...: unknown key, ignored" % ("k" * 67))]
+
+
 def test_a_problem_under_a_long_dotted_key_is_placed_in_linear_time(tmp_path):
     # (its path was cut one '.' or '[' at a time, each cut copied whole: 400,000 took 27 s)
     for key in ("a." * 300000 + "b", "a[" * 300000 + "b"):
-        (tmp_path / "x.md").write_text("---\narguments:\n  - name: x\n    %s: 1\n---\nHi {{x}}\n" % key)
+        (tmp_path / "x.md").write_text("---\nicons:\n  - src: https://x/i.png\n    %s: 1\n---\nHi\n" % key)
         notes = []
         with bounded(5):
             config = tinymcp.load_files(prompt_dirs=[str(tmp_path)], notes=notes)
         assert not config.prompts.names and len(notes) == 1  # (at its nearest named path: the item's line)
-        assert notes[0][0].startswith("%s:3: arguments[0].a%s" % (tmp_path / "x.md", key[1]))
+        assert notes[0][0].startswith("%s:3: icons[0].a%s" % (tmp_path / "x.md", key[1]))

@@ -37,8 +37,9 @@ verbatim, never expanded again (the config's template rule).
 
 import re
 
-from ..errors import line_column
+from ..errors import cut, line_column
 from ..model.check import ALNUM, ROLES, close_match, describe
+from ..model.prompt import ARGUMENT_KEYS
 from .yamlish import YamlError, skip, load as load_yaml
 
 #: front matter of MCP Markdown (each argument takes the config's argument keys)
@@ -255,21 +256,30 @@ def _positional(body, first_only=False):
 
 # --- MCP Markdown --------------------------------------------------------------------------
 
+def _known(result, mapping, keys, path=()):
+    """``mapping`` with ``keys`` and near misses of them (a mistake, which the validator
+    tells) only: another tool's key (``tags``; an argument's ``type``) is ignored, the first
+    MOST_PROBLEMS told, then that more follow (each asked for a near miss: 100,000 took 2 s)."""
+    out = {}
+    for key, value in mapping.items():
+        if key in keys or len(result.warnings) < MOST_PROBLEMS and close_match(key, keys):
+            out[key] = value
+        elif len(result.warnings) <= MOST_PROBLEMS:
+            result.warnings.append((result.front_lines.get(path + (key,), 1), "%s: unknown key, ignored" % cut(
+                _dotted(path + (key,)), 80) if len(result.warnings) < MOST_PROBLEMS else "more unknown keys from "
+                "here on, ignored and not listed"))
+    return out
+
+
 def _mcp(result, relpath, front, body_line, body):
-    prompt = {}
-    for key, value in front.items():
-        if key in HOST_KEYS:
-            continue  # (a host's key: nothing to an MCP prompt)
-        if key == "messages":
-            result.fail(result.front_lines.get(("messages",), 1), None, "messages",
-                        "write the messages in the body, after the front matter")
-        elif key in MCP_KEYS or len(result.warnings) < MOST_PROBLEMS and close_match(key, MCP_KEYS):
-            prompt[key] = value  # (a near miss of ours is a mistake, which the validator tells)
-        elif len(result.warnings) <= MOST_PROBLEMS:  # (another tool's key, such as tags: the first
-            # MOST_PROBLEMS told, then that more follow; each asked for a near miss: 100,000 took 2 s)
-            result.warnings.append((result.front_lines.get((key,), 1), "%s: unknown key, ignored" % key
-                                    if len(result.warnings) < MOST_PROBLEMS else
-                                    "more unknown keys from here on, ignored and not listed"))
+    if "messages" in front:
+        result.fail(result.front_lines.get(("messages",), 1), None, "messages",
+                    "write the messages in the body, after the front matter")
+    # (a host's key is nothing to an MCP prompt)
+    prompt = _known(result, {k: v for k, v in front.items() if k not in HOST_KEYS and k != "messages"}, MCP_KEYS)
+    if isinstance(prompt.get("arguments"), list):
+        prompt["arguments"] = [_known(result, a, ARGUMENT_KEYS, ("arguments", i)) if isinstance(a, dict) else a
+                               for i, a in enumerate(prompt["arguments"])]
     prompt["name"] = _named(relpath, prompt)
     # (the names its arguments declare, which its placeholders may use)
     listed = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else ()
