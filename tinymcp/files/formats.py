@@ -277,12 +277,12 @@ def _mcp(result, relpath, front, body_line, body):
                     "write the messages in the body, after the front matter")
     # (a host's key is nothing to an MCP prompt)
     prompt = _known(result, {k: v for k, v in front.items() if k not in HOST_KEYS and k != "messages"}, MCP_KEYS)
-    if isinstance(prompt.get("arguments"), list):
-        prompt["arguments"] = [_known(result, a, ARGUMENT_KEYS, ("arguments", i)) if isinstance(a, dict) else a
-                               for i, a in enumerate(prompt["arguments"])]
     prompt["name"] = _named(relpath, prompt)
-    # (the names its arguments declare, which its placeholders may use)
     listed = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else ()
+    if listed:
+        listed = prompt["arguments"] = [_known(result, a, ARGUMENT_KEYS, ("arguments", i)) if isinstance(a, dict)
+                                        else a for i, a in enumerate(listed)]
+    # (the names its arguments declare, which its placeholders may use)
     declared = {arg["name"] for arg in listed if isinstance(arg, dict) and isinstance(arg.get("name"), str)}
     messages = []
     for index, (role, line, text) in enumerate(_segments(result, body, body_line)):
