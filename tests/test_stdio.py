@@ -86,3 +86,28 @@ def test_stdio_serves_from_a_thread_that_is_not_the_main_one():
     thread.join(20)
     [(rc, replies)] = done
     assert rc == 0 and replies[0]["result"]["protocolVersion"] == "2025-11-25"
+
+
+def test_stdio_on_a_socket_whose_peer_half_closes_without_reading_ends_after_the_drain_bound():
+    # Bug: a paused pump watched its input for POLLHUP alone, which a socket's half-close
+    # (SHUT_WR) never raises: the drain bound never began, and the server waited for ever
+    import socket
+    import threading
+    ours, peer = socket.socketpair()
+    out_fd = os.dup(ours.fileno())
+    server = Server({"prompts": [{"name": "big", "messages": [{"role": "user", "text": "z" * 1000000}]}]})
+    done = []
+    thread = threading.Thread(target=lambda: done.append(serve_stdio(
+        server, in_fd=ours.fileno(), out_fd=out_fd, log=lambda *a: None)), daemon=True)
+    try:
+        peer.sendall(line(INIT) + line({"jsonrpc": "2.0", "id": 2, "method": "prompts/get",
+                                        "params": {"name": "big"}}))
+        peer.shutdown(socket.SHUT_WR)  # (its stdin ended, as socat does at EOF)
+        thread.start()
+        thread.join(10)  # (the bound is DRAIN_SECONDS, 2 s)
+        assert done == [0]
+    finally:
+        peer.close()
+        thread.join(10)
+        os.close(out_fd)
+        ours.close()

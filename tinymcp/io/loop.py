@@ -15,7 +15,10 @@ import sys
 import time
 from collections import deque
 
-READ, WRITE = 1, 4  # (select.POLLIN, select.POLLOUT: what io.selector is given too)
+#: select.POLLIN, select.POLLOUT (what io.selector is given too), and what a hang-up watch
+#: asks: a socket's peer that shuts its sending side only (socat at the end of its input)
+#: raises no POLLHUP, which Linux sets once both sides are shut, but POLLRDHUP
+READ, WRITE, _HALF_CLOSED = 1, 4, getattr(select, "POLLRDHUP", 0)
 _NONE = (None, None)
 #: the loop a server serves on now (``pump.Hub``): where the log (``io.log``, loaded by the
 #: first line logged) retries writing what a full stderr did not take
@@ -57,7 +60,7 @@ class Loop:
     # --- fds -------------------------------------------------------------------------
 
     def _set(self, fd, reader, writer, hangup=False):
-        mask = (READ if reader and not hangup else 0) | (WRITE if writer else 0)
+        mask = ((_HALF_CLOSED if hangup else READ) if reader else 0) | (WRITE if writer else 0)
         if reader is None and writer is None:
             if self._handlers.pop(fd, None) is not None:
                 self.selector.unregister(fd)
@@ -70,7 +73,8 @@ class Loop:
 
     def add_reader(self, fd, callback, hangup=False):
         """``callback()`` when ``fd`` is readable (None: no more); with ``hangup``, only when
-        its peer hangs up (``poll()`` says so whatever is asked; elsewhere never)."""
+        its peer hangs up (``poll()`` says so whatever is asked, and of a socket's half-close
+        where it has POLLRDHUP; elsewhere never)."""
         self._set(fd, callback, self._handlers.get(fd, _NONE)[1], hangup)
 
     def add_writer(self, fd, callback):
