@@ -306,3 +306,22 @@ def test_a_sighup_once_serving_has_ended_ends_nothing():
             "print(signal.getsignal(signal.SIGHUP) == signal.SIG_IGN)\n" % (PACKAGE, PACKAGE))
     out = subprocess.run([sys.executable, "-c", code], env=server_env(), capture_output=True, text=True)
     assert out.stdout.split()[-1] == "True", out.stderr
+
+
+def test_version_and_help_go_with_connect():
+    # (they say what this is, and reach no server: not "an other option")
+    rc, out, err = run(["--connect", "nowhere.sock", "--version"])
+    assert (rc, out, err) == (0, "tinymcp %s\n" % _version(), "")
+
+
+def test_a_configs_prompts_as_tools_holds_without_the_option(tmp_path):
+    # (no --prompts-as-tools given is no "off": the config's own true stands)
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"prompts_as_tools": True, "prompts": [
+        {"name": "p", "messages": [{"role": "user", "text": "hi"}]}]}))
+    rc, out, err = run(["--config", str(path)], stdin=line(initialize()) + line(
+        {"jsonrpc": "2.0", "method": "notifications/initialized"}) + line(req(2, "tools/list")))
+    assert (rc, err) == (0, "")
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert "tools" in replies[0]["result"]["capabilities"]
+    assert replies[1]["result"]["tools"]

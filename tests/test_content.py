@@ -8,7 +8,7 @@ from tinymcp import load_config
 
 # --- validation -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("data", ["not base64!", "A==="])  # (RFC 4648: two pad characters at most)
+@pytest.mark.parametrize("data", ["not base64!", "A===", "AAA"])  # (RFC 4648: two pad characters at most; padded)
 def test_bad_base64_is_rejected(data):
     block = {"type": "image", "data": data, "mimeType": "image/png"}
     config = {"prompts": [prompt(messages=[{"role": "user", "content": block}])]}
@@ -210,6 +210,7 @@ _NO_SCHEME = "it must begin with a scheme and ':', like 'file:' or 'https:'"
     ("no scheme here", _NO_SCHEME),
     ("docs/{path}", _NO_SCHEME),  # (a relative reference: no value can give it a scheme)
     ("1x:{a}", _NO_SCHEME),
+    ("1{a}", _NO_SCHEME),  # (a scheme left to a value must still begin with a letter)
     ("", _NO_SCHEME),
     ("file:///a b/{a}", "' ' cannot stand in a URI; write it percent-encoded, as '%20'"),
     ("u:{{a}}", "'{' cannot stand in a URI; write it percent-encoded, as '%7B'"),
@@ -373,3 +374,16 @@ def test_an_embedded_resource_always_carries_a_mime_type(resource, mime):
     block = {"type": "resource", "resource": resource}
     for version in ("2024-11-05", "2025-11-25"):
         assert content_for(version, block)["resource"]["mimeType"] == mime
+
+
+def test_a_date_alone_leaves_no_empty_annotations_before_2025_06_18():
+    block = {"type": "text", "text": "t", "annotations": {"lastModified": "2025-01-01T00:00:00Z"}}
+    assert content_for("2025-03-26", block) == {"type": "text", "text": "t\n[last modified 2025-01-01T00:00:00Z]"}
+
+
+def test_an_embedded_resources_meta_is_dropped_before_2025_06_18():
+    block = {"type": "resource", "resource": {"uri": "file:///a", "mimeType": "text/plain", "text": "hi",
+                                              "_meta": {"k": 1}}}
+    assert content_for("2025-03-26", block) == {"type": "resource", "resource": {
+        "uri": "file:///a", "mimeType": "text/plain", "text": "hi"}}
+    assert content_for("2025-06-18", block) == block

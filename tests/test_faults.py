@@ -311,3 +311,12 @@ def test_every_test_the_fault_table_names_exists():
         if name not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
             missing.append("%s::%s" % (module, name))
     assert missing == []
+
+
+def test_the_traceback_throttle_opens_a_new_period_the_moment_the_last_one_ends():
+    from tinymcp.io.log import Throttle
+    now = [0.0]
+    throttle = Throttle(2, 10.0, clock=lambda: now[0])
+    assert [throttle.allow() for _ in range(3)] == [True, True, False]
+    now[0] = 10.0  # (exactly one period on)
+    assert throttle.allow() and throttle.take_dropped() == 1

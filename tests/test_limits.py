@@ -333,3 +333,10 @@ def test_a_deep_line_of_quotes_is_answered_at_once():
         assert wire.raw(line + b"\n")[0]["error"] == {"code": -32600, "message": "Invalid Request: more than 1000 "
                                                      "values and keys in one message (max_line_values)",
                                                      "data": {"line": n}}
+
+
+def test_max_line_bytes_is_at_least_64():
+    assert load_config({"prompts": [], "limits": {"max_line_bytes": 64}}).limits.max_line_bytes == 64
+    with pytest.raises(ConfigError) as info:
+        load_config({"prompts": [], "limits": {"max_line_bytes": 63}})
+    assert info.value.problems == [("limits.max_line_bytes", "expected an integer of 64 or more, got 63")]

@@ -67,3 +67,75 @@ def test_call_next_round_runs_after_the_next_rounds_fd_callbacks_and_never_waits
         loop.close()
         os.close(r)
         os.close(w)
+
+
+def test_timers_due_in_one_round_run_in_the_order_they_fall_due(monkeypatch):
+    from tinymcp.io.loop import Loop
+    now = moved_clock(monkeypatch)
+    loop = Loop()
+    ran = []
+    try:
+        loop.call_later(0.2, lambda: ran.append("late"))
+        loop.call_later(0.1, lambda: ran.append("early"))
+        now[0] += 1.0  # (both due by the next round)
+        loop.run_once(0)
+        assert ran == ["early", "late"]
+    finally:
+        loop.close()
+
+
+def test_run_once_waits_only_until_the_earliest_timer_and_never_past_its_timeout():
+    from tinymcp.io.loop import Loop
+    loop = Loop()
+    ran = []
+    try:
+        loop.call_later(GUARD, lambda: ran.append("later"))
+        loop.run_once(0)  # (a timeout of 0: returns at once, the timer not due)
+        assert ran == []
+        loop.call_later(0.0, lambda: ran.append("now"))
+        loop.run_once(None)  # (no fd ready: returns when the earliest timer is due)
+        assert ran == ["now"]
+    finally:
+        loop.close()
+
+
+def test_a_reader_taken_away_leaves_the_loop_waiting_not_spinning():
+    # with no callback left for a ready fd, poll() must not keep returning for it: the
+    # loop sleeps until its timer (one round or two, never thousands)
+    import os
+    from tinymcp.io.loop import Loop
+    loop = Loop()
+    r, w = os.pipe()
+    fired, rounds = [], 0
+    try:
+        loop.add_reader(r, lambda: None)
+        os.write(w, b"x")  # (never read: ready for as long as the test runs)
+        loop.add_reader(r, None)
+        loop.call_later(0.2, lambda: fired.append(1))
+        while not fired:
+            loop.run_once(None)
+            rounds += 1
+            assert rounds < 50, "the loop spun on an fd nobody waits for"
+    finally:
+        loop.close()
+        os.close(r)
+        os.close(w)
+
+
+def test_a_reader_and_a_writer_on_one_fd_are_both_kept():
+    # (a socket is one fd both ways: taking up reading again must keep the pending write)
+    import socket
+    from tinymcp.io.loop import Loop
+    loop = Loop()
+    ours, peer = socket.socketpair()
+    ran = []
+    try:
+        loop.add_writer(ours.fileno(), lambda: ran.append("write"))
+        loop.add_reader(ours.fileno(), lambda: ran.append("read"))
+        peer.send(b"x")
+        loop.run_once(0)
+        assert ran == ["read", "write"]
+    finally:
+        loop.close()
+        ours.close()
+        peer.close()

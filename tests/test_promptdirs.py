@@ -1279,3 +1279,28 @@ def test_a_problem_under_a_long_dotted_key_is_placed_in_linear_time(tmp_path):
             config = tinymcp.load_files(prompt_dirs=[str(tmp_path)], notes=notes)
         assert not config.prompts.names and len(notes) == 1  # (at its nearest named path: the item's line)
         assert notes[0][0].startswith("%s:3: icons[0].a%s" % (tmp_path / "x.md", key[1]))
+
+
+SYSFS_FILE = "/sys/kernel/mm/transparent_hugepage/enabled"
+
+
+@pytest.mark.skipif(not os.path.exists(SYSFS_FILE), reason="needs this sysfs file")
+def test_a_sysfs_file_that_holds_less_than_its_size_says_is_never_read():
+    # (sysfs files say 4096 bytes and hold fewer: what they hold is not a config either)
+    size = os.stat(SYSFS_FILE).st_size
+    rc, out, err = run(["--check", "--config", SYSFS_FILE])
+    assert (rc, out) == (1, "")
+    assert err == ("tinymcp: %s: cannot read: not a regular file (it holds other than "
+                   "the %d bytes its size says, as /proc and /sys files do)\n" % (SYSFS_FILE, size))
+
+
+def test_a_prompt_file_of_exactly_the_size_bound_is_read(tmp_path):
+    import tinymcp
+    from tinymcp.files.folders import MAX_FILE_BYTES
+    root = str(tmp_path)
+    with open(os.path.join(root, "big.md"), "w") as f:
+        f.write("Say " + "z" * (MAX_FILE_BYTES - 5) + "\n")
+    assert os.path.getsize(os.path.join(root, "big.md")) == MAX_FILE_BYTES
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["big"]
+    assert notes == []

@@ -5,6 +5,7 @@ import os
 import threading
 import time
 
+import pytest
 
 from conftest import INITIALIZED, LIST_CHANGED, initialize, line, modern, named_config, req
 from transport_helpers import GUARD, moved_clock, pipe_rig, piped_hub, read_lines
@@ -268,3 +269,171 @@ def test_after_eof_a_slow_reader_still_gets_every_answer(monkeypatch):
         assert closed  # (once all was read, at once: nothing waits for the bound)
     assert [json.loads(x)["id"] for x in got.splitlines()] == [1] + [10 + i for i in range(count)]
     assert logged == []
+
+
+# --- more bounds: pushes, pauses, shutdown ------------------------------------------------------
+
+
+@pytest.mark.parametrize("eof_drain", [None, 2.0], ids=["socket-like", "stdio"])
+def test_output_pushed_past_high_water_pauses_reading_until_the_peer_reads(eof_drain):
+    # (stdio, with eof_drain, still watches its input: for a hang-up only, never to read)
+    import select
+    from tinymcp import Session
+    from tinymcp.io.pump import StreamPump
+    closed = []
+    with pipe_rig(blocking=False) as rig:
+        pump = StreamPump(rig.loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
+                          high=8192, low=2048, eof_drain=eof_drain)
+        pump.send(b"x" * (65536 + 20000) + b"\n")  # the pipe takes 64 KiB: 20 KB wait, over high
+        assert pump.paused
+        _write_all(rig.w_in, line(req(1, "ping")))
+        for _ in range(5):
+            rig.loop.run_once(0)
+        assert select.select([rig.r_in], [], [], 0)[0], "read while paused"
+        got = b""
+        deadline = time.monotonic() + GUARD
+        while b'"id":1' not in got:  # the peer reads: the ping is served then
+            assert time.monotonic() < deadline and not closed
+            rig.loop.run_once(0)
+            try:
+                got += os.read(rig.r_out, 1 << 20)
+            except BlockingIOError:
+                pass
+
+
+def test_pushes_a_peer_reads_never_add_up_to_the_hard_bound():
+    from tinymcp import Session
+    from tinymcp.io.pump import StreamPump
+    closed = []
+    with pipe_rig(blocking=False) as rig:
+        pump = StreamPump(rig.loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
+                          high=8192, low=2048, hard=1000)
+        pump.send(b"x" * 999 + b"\n")  # the bound itself: not more than it
+        assert not closed
+        for _ in range(20):  # 10 KB in all, each push read before the next
+            pump.send(b"y" * 499 + b"\n")
+            assert os.read(rig.r_out, 65536)
+        assert not closed and not pump.closed
+
+
+def test_a_peer_that_closed_its_end_ends_the_connection_without_a_log_line():
+    from tinymcp import Session
+    from tinymcp.io.pump import StreamPump
+    closed, logged = [], []
+    with pipe_rig(blocking=False) as rig:
+        pump = StreamPump(rig.loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
+                          log=lambda *args: logged.append(args))
+        os.close(rig.r_out)
+        rig.r_out = None
+        pump.send(line(LIST_CHANGED))  # (EPIPE: the peer went away)
+        assert closed == [pump] and logged == []
+
+
+def test_shutdown_closes_a_connection_whose_output_did_not_drain_in_time():
+    from tinymcp import Server, Session
+    from tinymcp.io.pump import Hub, StreamPump
+    server = Server(named_config(["p"]))
+    closed = []
+    with pipe_rig(blocking=False) as rig:
+        hub = Hub(rig.loop, server)
+        try:
+            def on_close(pump):
+                closed.append(pump)
+                hub.discard(pump)
+            pump = StreamPump(rig.loop, Session(server), rig.r_in, rig.w_out, on_close)
+            hub.add(pump)
+            pump.send(b"x" * (65536 + 100) + b"\n")  # more than the pipe takes, never read
+            hub.shutdown(0)
+            assert closed == [pump] and not hub.pumps
+        finally:
+            hub.close()
+
+
+def test_a_change_back_to_earlier_prompts_is_told_too():
+    import select
+    with piped_hub(["one"]) as (server, loop, hub, w_in, r_out):
+        os.write(w_in, line(initialize()))
+        read_lines(loop, r_out, 1)
+        for names in (["two"], ["one"]):
+            server.replace_config(named_config(names))
+            loop.run_once(0)
+            assert select.select([r_out], [], [], 0)[0], "not told of the change to %s" % names
+            assert json.loads(os.read(r_out, 65536)) == LIST_CHANGED
+
+
+def test_a_peer_that_hangs_up_on_a_full_pipe_ends_the_connection():
+    # (the pipe full, its reader gone: poll() says only POLLERR, which must reach the writer)
+    from tinymcp import Session
+    from tinymcp.io.pump import StreamPump
+    closed = []
+    with pipe_rig(blocking=False) as rig:
+        pump = StreamPump(rig.loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append)
+        pump.send(b"x" * (65536 + 100) + b"\n")  # more than the pipe takes
+        assert pump.out
+        os.close(rig.r_out)
+        rig.r_out = None
+        for _ in range(5):
+            rig.loop.run_once(0)
+        assert closed == [pump]
+
+
+def test_a_callables_answer_larger_than_the_hard_bound_is_answered():
+    # (an answer that comes later, from a worker, is a reply: never counted as pushed output)
+    from tinymcp import Server, Session
+    from tinymcp.io.pump import StreamPump
+    from tinymcp.io.workers import Workers
+    closed = []
+    server = Server({"prompts": [{"name": "r", "render": lambda arguments: "z" * 300000}]})
+    with pipe_rig(blocking=False) as rig:
+        pool = Workers(rig.loop.call_soon_threadsafe, rig.loop.call_later, lambda *args: None)
+        try:
+            StreamPump(rig.loop, Session(server, executor=pool), rig.r_in, rig.w_out, closed.append,
+                       high=8192, low=2048, hard=100000)
+            _write_all(rig.w_in, line(modern(1, "prompts/get", {"name": "r"})))
+            got = b""
+            deadline = time.monotonic() + GUARD
+            while b"\n" not in got:
+                assert time.monotonic() < deadline and not closed
+                rig.loop.run_once(0.05)
+                try:
+                    got += os.read(rig.r_out, 1 << 20)
+                except BlockingIOError:
+                    pass
+            assert len(json.loads(got)["result"]["messages"][0]["content"]["text"]) == 300000
+        finally:
+            pool.close()
+
+
+def test_shutdown_drops_the_lines_not_served_yet_and_closes_once_flushed():
+    from tinymcp import Session
+    from tinymcp.io.pump import StreamPump
+    closed = []
+    with pipe_rig(blocking=False) as rig:
+        pump = StreamPump(rig.loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
+                          high=8192, low=2048)
+        n = 250
+        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
+            "topic": "t%d" % i}})) for i in range(n)))
+        for _ in range(100):
+            rig.loop.run_once(0)
+            if pump.paused:
+                break
+        assert pump.paused and pump.session.pending  # (lines held back)
+        pump.shutdown()  # (the input still open: the pump closes on its own once flushed)
+        got = b""
+        deadline = time.monotonic() + GUARD
+        while not closed:
+            assert time.monotonic() < deadline
+            rig.loop.run_once(0)
+            try:
+                got += os.read(rig.r_out, 1 << 20)
+            except BlockingIOError:
+                pass
+        while True:  # (what the pipe still holds)
+            try:
+                chunk = os.read(rig.r_out, 1 << 20)
+            except BlockingIOError:
+                break
+            got += chunk
+        ids = [json.loads(x)["id"] for x in got.splitlines()]
+        assert ids == list(range(len(ids))) and 0 < len(ids) < n

@@ -520,3 +520,32 @@ def test_a_watch_check_that_fails_is_told_and_the_watch_goes_on(tmp_path):
     finally:
         source.detach()
     assert logged[0] == ("error", "--watch: a check of %s failed: walking" % path)
+
+
+def test_the_watch_ends_when_its_serve_ends(tmp_path):
+    # (a library caller goes on after serve returns: no thread left reloading into its server)
+    import threading
+    from conftest import line
+    from tinymcp.io.stdio import serve_stdio
+    from tinymcp.protocol.session import Server
+    from tinymcp.source import ConfigFile
+    from transport_helpers import GUARD
+    path = tmp_path / "c.json"
+    write_config(str(path), named_config(["one"]))
+    source = ConfigFile(str(path), watch=True)
+    server = Server(source.load(), list_changed=True)
+    before = set(threading.enumerate())
+    r_in, w_in = os.pipe()
+    r_out, w_out = os.pipe()
+    try:
+        os.write(w_in, line(initialize()))
+        os.close(w_in)
+        assert serve_stdio(server, r_in, w_out, source, log=lambda *a: None) == 0
+        assert source.watcher is not None  # (it was watched)
+        watching = [t for t in threading.enumerate() if t.name == "tinymcp-watch" and t not in before]
+        for thread in watching:
+            thread.join(GUARD)
+        assert not any(t.is_alive() for t in watching)
+    finally:
+        for fd in (r_in, r_out, w_out):
+            os.close(fd)

@@ -88,6 +88,65 @@ def test_stdio_serves_from_a_thread_that_is_not_the_main_one():
     assert rc == 0 and replies[0]["result"]["protocolVersion"] == "2025-11-25"
 
 
+def test_serving_in_process_leaves_signals_fd_1_and_sys_stdout_as_it_found_them():
+    # (a library caller goes on after serve returns: Ctrl-C must work again, a later fd that
+    # takes the closed wake-up pipe's number must get no "\0" from a signal, and what it
+    # prints must reach its own stdout)
+    import signal
+    import sys
+    before_term, before_int = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    before_wakeup = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(before_wakeup)
+    before_stdout = sys.stdout
+    r_in, w_in = os.pipe()
+    r_out, w_out = os.pipe()
+    try:
+        os.write(w_in, line(INIT))
+        os.close(w_in)
+        assert serve_stdio(Server(CONFIG), in_fd=r_in, out_fd=w_out) == 0
+        assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == (before_term, before_int)
+        wakeup = signal.set_wakeup_fd(-1)
+        signal.set_wakeup_fd(wakeup)
+        assert wakeup == before_wakeup
+        assert sys.stdout is before_stdout
+        os.write(w_out, b"after\n")  # (the fd served on writes where it did before)
+        os.close(w_out)
+        w_out = None
+        assert read_to_eof(r_out).endswith(b"}\nafter\n")
+    finally:
+        sys.stdout = before_stdout
+        for fd in (r_in, r_out, w_out):
+            if fd is not None:
+                os.close(fd)
+
+
+def test_stdio_on_a_socket_that_is_never_read_still_stops_when_told():
+    # (under inetd or socat stdin and stdout are a socket: made non-blocking like a pipe, a
+    # peer that never reads leaves the loop free to stop, not stuck in a write)
+    import socket
+    import threading
+    from transport_helpers import GUARD
+    ours, peer = socket.socketpair()
+    out_fd = os.dup(ours.fileno())
+    server = Server({"prompts": [{"name": "big", "messages": [{"role": "user", "text": "z" * 1000000}]}]})
+    done = []
+    thread = threading.Thread(target=lambda: done.append(serve_stdio(
+        server, in_fd=ours.fileno(), out_fd=out_fd, log=lambda *a: None)), daemon=True)
+    try:
+        peer.sendall(line(INIT) + line({"jsonrpc": "2.0", "id": 2, "method": "prompts/get",
+                                        "params": {"name": "big"}}))
+        thread.start()
+        assert peer.recv(1)  # (its output has begun; the rest is never read)
+        server.stop()
+        thread.join(GUARD)
+        assert done == [0]
+    finally:
+        peer.close()  # (what a blocked write needs to end)
+        thread.join(GUARD)
+        os.close(out_fd)
+        ours.close()
+
+
 def test_stdio_on_a_socket_whose_peer_half_closes_without_reading_ends_after_the_drain_bound():
     # Bug: a paused pump watched its input for POLLHUP alone, which a socket's half-close
     # (SHUT_WR) never raises: the drain bound never began, and the server waited for ever

@@ -612,3 +612,108 @@ def test_a_cancel_drops_a_callable_still_waiting_for_a_thread():
     assert sorted(live.frame()["id"] for _ in range(5)) == [1, 2, 3, 4, 5]
     assert live.finish() == ([], [0])
     assert ran == []  # cancelled before a thread took it: never run
+
+
+def _abandon_every_thread_of(pool, loop, owner, release):
+    """Start ``pool.each`` calls of ``owner`` that hang until ``release``, and let their time
+    run out: every thread the owner may hold is abandoned. Returns their threads."""
+    started, hung = threading.Semaphore(0), []
+
+    def hang():
+        hung.append(threading.current_thread())
+        started.release()
+        release.wait(GUARD)
+
+    answers = []
+    for _ in range(pool.each):
+        pool.submit(hang, lambda value, exc: answers.append(exc), 1.0, owner)
+    for _ in range(pool.each):
+        assert started.acquire(timeout=GUARD)
+    loop.fire()
+    loop.run_posted(lambda: len(answers) == pool.each)
+    return hung
+
+
+def test_an_owner_whose_every_thread_is_abandoned_is_refused_at_once_then_served_once_they_end():
+    pool, loop = workers()
+    release, got = threading.Event(), []
+    try:
+        hung = _abandon_every_thread_of(pool, loop, "a", release)
+        pool.submit(lambda: "x", lambda value, exc: got.append((value, exc)), 1.0, "a")
+        loop.run_posted(lambda: got)  # (at once: not after its own time ran out)
+        assert got[0][0] is None and "try again" in str(got[0][1])
+        release.set()
+        for thread in hung:
+            thread.join(GUARD)
+        got.clear()
+        pool.submit(lambda: "x", lambda value, exc: got.append((value, exc)), 1.0, "a")
+        loop.run_posted(lambda: got)
+        assert got == [("x", None)]
+    finally:
+        release.set()
+        pool.close()
+
+
+def test_what_a_callable_returns_after_its_time_ran_out_is_dropped():
+    pool, loop = workers()
+    started, release, done = threading.Event(), threading.Event(), []
+
+    def work():
+        started.set()
+        release.wait(GUARD)
+        return "late"
+
+    try:
+        pool.submit(work, lambda value, exc: done.append((value, type(exc))), 1.0, "a")
+        assert started.wait(GUARD)
+        loop.fire()
+        assert done == [(None, TimeoutError)]
+        release.set()
+        finished = []
+        pool.submit(lambda: "next", lambda value, exc: finished.append(value), 1.0, "a")
+        loop.run_posted(lambda: finished)  # (the late outcome was posted before: it ran first)
+        assert done == [(None, TimeoutError)] and finished == ["next"]
+    finally:
+        release.set()
+        pool.close()
+
+
+def test_a_call_whose_time_runs_out_while_it_waits_leaves_the_threads_serving():
+    pool, loop = workers()
+    release, got = threading.Event(), []
+    try:
+        for owner in ("h1", "h1", "h1", "h2"):  # every thread held
+            pool.submit(lambda: release.wait(GUARD), lambda value, exc: None, None, owner)
+        pool.submit(lambda: "never", lambda value, exc: got.append(type(exc)), 1.0, "a")
+        loop.fire()  # its time runs out before a thread took it
+        assert got == [TimeoutError]
+        release.set()
+        pool.submit(lambda: "b's", lambda value, exc: got.append(value), None, "b")
+        loop.run_posted(lambda: "b's" in got)
+    finally:
+        release.set()
+        pool.close()
+
+
+def test_an_abandoned_thread_that_ends_lets_its_owners_waiting_call_run():
+    pool, loop = workers()
+    first, rest, started, got = threading.Event(), threading.Event(), threading.Semaphore(0), []
+
+    def hang(event):
+        started.release()
+        event.wait(3 * GUARD)  # (longer than the test waits for the answer: set at its end)
+
+    try:
+        pool.submit(lambda: hang(first), lambda value, exc: None, 1.0, "a")  # (timed: abandoned below)
+        for _ in range(pool.each - 1):
+            pool.submit(lambda: hang(rest), lambda value, exc: None, None, "a")
+        for _ in range(pool.each):
+            assert started.acquire(timeout=GUARD)
+        pool.submit(lambda: "waited", lambda value, exc: got.append(value), None, "a")  # (a at its share: waits)
+        loop.fire()  # the first is abandoned; its thread still counts until it ends
+        first.set()  # it ends: the waiting call may take a thread now, while the others still hang
+        loop.run_posted(lambda: "waited" in got)
+    finally:
+        first.set()
+        rest.set()
+        pool.close()
