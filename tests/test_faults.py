@@ -320,3 +320,35 @@ def test_the_traceback_throttle_opens_a_new_period_the_moment_the_last_one_ends(
     assert [throttle.allow() for _ in range(3)] == [True, True, False]
     now[0] = 10.0  # (exactly one period on)
     assert throttle.allow() and throttle.take_dropped() == 1
+
+
+@pytest.mark.parametrize("count, size", [(70, 1000), (1, 100000)], ids=["lines", "one-long-line"])
+def test_what_a_full_stderr_held_back_reaches_it_from_the_serving_loop_with_no_line_after(monkeypatch, count, size):
+    # (a server that logs nothing more must still get its last words out once stderr is read;
+    # one line is taken whole however long, when none waits: a refused reload lists every problem)
+    import time
+    loop_module = importlib.import_module(PACKAGE + ".io.loop")
+    r, w = os.pipe()
+    err = os.fdopen(w, "w")
+    monkeypatch.setattr(sys, "__stderr__", err)
+    monkeypatch.setattr(pump, "_STDERR", [])
+    loop = loop_module.Loop()
+    monkeypatch.setattr(loop_module, "SERVING", [loop])  # (as a serving Hub puts it)
+    monkeypatch.setattr(pump, "SERVING", loop_module.SERVING)
+    try:
+        os.set_blocking(w, True)
+        for i in range(count):  # more than the 64 KiB pipe nobody reads takes: the rest waits
+            pump.stderr_log("info", "%d %s" % (i, "x" * size))
+        os.set_blocking(r, False)
+        got, deadline = b"", time.monotonic() + GUARD
+        while got.count(b"x" * size + b"\n") < count:
+            assert time.monotonic() < deadline, "what was held back never reached stderr"
+            try:
+                got += os.read(r, 1 << 16)
+            except BlockingIOError:
+                loop.run_once(0.01)
+        assert b"dropped" not in got and b"info: %d x" % (count - 1) in got
+    finally:
+        loop.close()
+        err.close()
+        os.close(r)
