@@ -131,3 +131,16 @@ def test_a_batch_and_its_cancel_at_the_budget_of_the_batch_line():
             b'[{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}]\n',
             budget=budget)
         assert out + wire.session.resume() == expected, budget
+
+
+def test_the_outbox_size_is_what_it_sends_of_a_batch_that_waited_through_a_take():
+    # Bug: a batch still waiting through a take() was recounted without the 2 bytes of its
+    # array's brackets, so the size backpressure reads fell 2 short of what is sent
+    from tinymcp.protocol.outbox import Batch, Outbox
+    box, batch = Outbox(), Batch()
+    first = box.add_pending(1, True, batch)
+    box.add(2, b"", b'{"id":2}\n', True, batch)
+    box.add(3, b"", b'{"id":3}\n', True, batch)
+    assert box.take() == b""  # (the batch waits for its first)
+    box.fill(first, b"", b'{"id":1}\n')
+    assert box.size == len(box.take()) == len(b'[{"id":1},{"id":2},{"id":3}]\n')

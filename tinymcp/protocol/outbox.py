@@ -164,7 +164,9 @@ class Outbox:
         # (in order, so the latest of an id holds its key again, also one that lost it to
         # a later request of the same id that has now left)
         self._by_id = {e.rid: e for e in kept if e.keyed and not e.dropped}
-        self.size = sum(_size(e.notes, e.reply, e.batch) for e in kept if not e.pending)
+        # (and each batch holding a reply, its array's 2 brackets, as ``_size`` adds them with its first:
+        # an entry kept outside a batch is pending, with no reply yet)
+        self.size = sum(_size(e.notes, e.reply, None) for e in kept) + 2 * len({e.batch for e in kept if e.reply})
         return ready
 
 
