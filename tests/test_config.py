@@ -154,3 +154,7 @@ def test_a_prompt_with_100000_arguments_is_loaded_listed_and_got_in_linear_time(
         assert len(wire.result("prompts/list")["prompts"][0]["arguments"]) == 100000
         error = wire.error("prompts/get", {"name": "p", "arguments": {"a0": "v"}})
     assert error["code"] == -32602 and "and 49989 more" in error["message"]
+
+
+def test_an_empty_server_name_is_refused():
+    assert problems({"server": {"name": ""}, "prompts": []}) == [("server.name", "expected a non-empty string")]

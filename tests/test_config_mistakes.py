@@ -225,3 +225,8 @@ def test_a_usage_error_names_the_program_as_it_was_started():
     assert err == ("tinymcp: unknown option '--conifg' (did you mean '--config'?)\n"
                    "usage: %s [--config FILE.json] [--prompts DIR]... [OPTION]...\n"
                    "Try '%s --help' for more information.\n" % (prog, prog))
+
+
+def test_a_file_a_quarter_of_it_nuls_is_taken_for_utf16():
+    # (a quarter of NULs is the bound: UTF-16 text with half of it ASCII)
+    assert problem("c.json", b"x\x00y\x00zzzz") == ["c.json:1:1: the file is UTF-16, not UTF-8: save it as UTF-8"]

@@ -325,3 +325,15 @@ def test_a_page_asked_for_again_is_the_same_until_the_config_changes():
     assert wire.session.receive_data(ask) == first  # (the first page did not change)
     bad = wire.request("prompts/list", {"cursor": ["not", "a", "cursor"]})
     assert bad["error"]["code"] == -32602
+
+
+def test_a_complete_callable_is_given_no_context_when_the_client_sends_none():
+    seen = []
+    config = {"prompts": [{"name": "pick", "arguments": [
+        {"name": "smart", "complete": lambda value, context: seen.append(context) or ["v"]}],
+        "messages": [{"role": "user", "text": "{smart}"}]}]}
+    wire = Wire(config)
+    wire.initialize()
+    assert wire.complete("smart", "")["result"]["completion"]["values"] == ["v"]
+    assert wire.complete("smart", "", context={"a": "b"})["result"]["completion"]["values"] == ["v"]
+    assert seen == [None, {"a": "b"}]

@@ -133,6 +133,33 @@ def test_a_batch_and_its_cancel_at_the_budget_of_the_batch_line():
         assert out + wire.session.resume() == expected, budget
 
 
+def test_the_outbox_size_is_what_it_sends_after_cancels_in_a_batch():
+    from tinymcp.protocol.outbox import Batch, Outbox
+    box, batch = Outbox(), Batch()
+    box.add(1, b"", b'{"id":1}\n', True, batch)
+    box.add(2, b"", b'{"id":2}\n', True, batch)
+    box.cancel(1)
+    box.cancel(2)
+    assert box.size == len(box.take()) == 0
+    box, batch = Outbox(), Batch()
+    box.add_pending(3, True, batch)
+    box.cancel(3)
+    box.add(4, b"", b'{"id":4}\n', True, batch)
+    assert box.size == len(box.take()) == len(b'[{"id":4}]\n')
+
+
+def test_a_cancel_after_a_take_reaches_the_live_request_of_a_reused_id():
+    from tinymcp.protocol.outbox import Batch, Outbox
+    box, batch = Outbox(), Batch()
+    first = box.add_pending(1, True, batch)
+    box.add(1, b"", b'{"id":1,"again":true}\n', True, batch)
+    box.cancel(1)  # (the latest of the id: the second)
+    assert box.take() == b""  # (the batch waits for the first)
+    box.cancel(1)
+    box.fill(first, b"", b'{"id":1}\n')
+    assert box.take() == b""
+
+
 def test_the_outbox_size_is_what_it_sends_of_a_batch_that_waited_through_a_take():
     # Bug: a batch still waiting through a take() was recounted without the 2 bytes of its
     # array's brackets, so the size backpressure reads fell 2 short of what is sent

@@ -396,3 +396,11 @@ def test_an_appended_argument_goes_after_the_text_only_when_given():
     assert texts("img", {"more": "x"}) == [None, "MORE: x"]  # (after a block: a message of its own)
     assert problems({"prompts": [prompt(arguments=[{"name": "a", "append": 1}])]}) == [
         ("prompts[0].arguments[0].append", "expected a string, got the number 1")]
+
+
+def test_a_render_callable_is_given_a_blank_optional_argument_without_a_default():
+    wire = Wire({"prompts": [{"name": "r", "arguments": [{"name": "x"}, {"name": "y", "default": "d"}],
+                              "render": lambda a: "%r" % sorted(a.items())}]})
+    wire.initialize()
+    [message] = wire.get("r", {"x": "", "y": ""})["result"]["messages"]
+    assert message["content"]["text"] == "%r" % [("x", ""), ("y", "d")]

@@ -284,3 +284,18 @@ def test_bytes_like_input_is_served_as_bytes():
     assert out == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
     out = wire.session.receive_data(memoryview(b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n'))
     assert out == b'{"jsonrpc":"2.0","id":2,"result":{}}\n'
+
+
+def test_eof_ends_streams_only_after_every_line_a_budget_held_back():
+    # at EOF with two lines still held back, the stream ends after the last of them
+    m = modern_wire(list_changed=True)
+    m.modern("subscriptions/listen", LISTEN, rid=3)
+    data = b"".join(json.dumps({"jsonrpc": "2.0", "id": rid, "method": "prompts/list",
+                                "params": {"_meta": meta()}}).encode() + b"\n" for rid in (10, 11, 12))
+    out = m.session.receive_data(data, 1)
+    out += m.session.receive_data(b"", 1)
+    while m.session.pending:
+        out += m.session.resume(1)
+    replies = m.decode(out)
+    assert [(r.get("id"), r.get("method")) for r in replies] == [
+        (10, None), (11, None), (12, None), (None, "notifications/cancelled"), (3, None)]

@@ -319,3 +319,17 @@ def test_list_changed_is_read_from_the_server_when_it_is_needed():
     assert wire.initialize()["capabilities"]["prompts"] == {"listChanged": True}
     assert session.prompts_changed() == b'{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}\n'
     assert Session(server, list_changed=False).prompts_changed() == b""
+
+
+def test_a_protocol_version_that_is_no_string_is_invalid_params_not_unsupported():
+    m = modern_wire()
+    reply = one(m.modern("prompts/list", **{"io.modelcontextprotocol/protocolVersion": 20260728}))
+    assert reply["error"]["code"] == -32602
+
+
+def test_server_events_wait_for_initialize_and_then_follow_the_config_log_level():
+    wire = Wire(simple_config(log_level="info"))
+    assert wire.session.log_event("info", "reloaded") == b""
+    wire.initialize()
+    assert json.loads(wire.session.log_event("info", "reloaded"))["params"]["level"] == "info"
+    assert wire.session.log_event("debug", "reloaded") == b""

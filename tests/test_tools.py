@@ -122,3 +122,15 @@ def test_without_the_option_there_are_no_tools():
     assert wire.initialize()["capabilities"]["tools"] == {"listChanged": False}
     assert problems({"prompts": [], "prompts_as_tools": "yes"}) == [
         ("prompts_as_tools", "expected true or false, got a string")]
+
+
+def test_a_tool_result_whose_escapes_pass_the_limit_is_refused():
+    # (each control character is 6 bytes in the JSON text and 7 escaped again, sent twice)
+    limit = 13000
+    config = dict(CONFIG, limits={"max_render_bytes": limit},
+                  prompts=[{"name": "controls", "messages": [{"role": "user", "text": "\x01" * 1000}]}])
+    wire = Wire(config)
+    wire.initialize("2025-11-25")
+    assert "result" in wire.request("prompts/get", {"name": "controls"})
+    refused = wire.result("tools/call", {"name": "get_prompt", "arguments": {"name": "controls"}})
+    assert refused["isError"] is True and "exceeds the limit of %d (max_render_bytes)" % limit in tool_text(refused)

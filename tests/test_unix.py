@@ -994,3 +994,111 @@ def test_a_socket_whose_server_cannot_be_probed_is_left_in_place_and_why_is_said
     assert str(refused.value) == ("cannot tell whether a server answers on %s (Permission denied); "
                                   "not replacing it" % path)
     assert stat.S_ISSOCK(os.lstat(path).st_mode)
+
+
+@pytest.mark.skipif(_peercred_option() is None or os.geteuid() != 0,
+                    reason="needs root (to connect as another uid) and SO_PEERCRED")
+def test_an_allowed_uid_of_a_one_client_server_gets_the_one_place_when_it_is_free(world):
+    path = world.path("s")
+    world.server("--socket", path, "--allow-uid", "65534", "--max-clients", "1")
+    os.chmod(world.dir, 0o755)
+    os.chmod(path, 0o666)
+    keeper = world.client(path)
+    keeper.initialize()
+    refusal = json.loads(_ping_as(65534, path))  # (the one place is the owner's: --max-clients holds)
+    assert refusal["id"] is None and "already serving 1 client (--max-clients)" in refusal["error"]["message"]
+    keeper.close()
+    deadline = time.monotonic() + GUARD
+    while json.loads(_ping_as(65534, path))["id"] is None:  # (then it is theirs: half of 1 is 1)
+        assert time.monotonic() < deadline, "never served"
+
+
+@pytest.mark.skipif(_peercred_option() is None or os.geteuid() != 0,
+                    reason="needs root (to serve as another uid) and SO_PEERCRED")
+def test_root_is_let_into_a_server_of_another_uid_as_one_of_its_own(world):
+    from tinymcp import Server
+    from tinymcp.socket import unix
+    path = world.path("s")
+    os.chmod(world.dir, 0o777)
+    server = Server({"prompts": [{"name": "p", "messages": [{"role": "user", "text": "hi"}]}]})
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child, serving as uid 65534: no pytest machinery from here on, only os._exit
+        try:
+            os.close(r)
+            os.setgid(65534)
+            os.setuid(65534)
+            unix.serve_unix(server, path, max_clients=2, log=lambda level, message, exc=None: message.startswith(
+                "listening on") and os.write(w, b"!"))
+        finally:
+            os._exit(0)
+    os.close(w)
+    try:
+        assert os.read(r, 1) == b"!"  # (listening)
+        clients = [world.client(path) for _ in range(2)]  # (not held to the others' half)
+        assert [c.call(req(2, "ping"))["result"] for c in clients] == [{}, {}]
+        for c in clients:
+            c.close()
+    finally:
+        os.close(r)
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
+
+
+def test_a_refused_peer_that_hangs_up_first_costs_nothing_when_its_linger_ends(world):
+    # (its fd is forgotten when it hangs up; the timer of its linger still fires later)
+    from tinymcp.socket.unix import LINGER_SECONDS
+    path = world.path("s")
+    proc = world.server("--socket", path, "--max-clients", "1")
+    keeper = world.client(path)
+    keeper.initialize()
+    extra = world.client(path)
+    assert extra.closed()
+    extra.close()
+    end = time.monotonic() + LINGER_SECONDS + 0.5
+    while time.monotonic() < end:
+        assert keeper.call(req(5, "ping"))["result"] == {}
+    rc, err, _ = proc.finish()
+    assert rc == 0, err
+
+
+def test_connect_tells_a_bool_id_from_the_string_that_spells_it(world):
+    # (the server goes away having answered "True" only: true is still unanswered)
+    path = world.path("s")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+
+    def serve():
+        conn, data = listener.accept()[0], b""
+        while data.count(b"\n") < 2:
+            data += conn.recv(4096)
+        conn.sendall(b'{"jsonrpc":"2.0","id":"True","result":{}}\n')
+        conn.close()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        rc, out, err = run(["--connect", path], stdin=line(req("True", "ping")) + line(req(True, "ping")))
+    finally:
+        thread.join(GUARD)
+        listener.close()
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert [(r["id"], "error" in r) for r in replies] == [("True", False), (True, True)]
+    assert rc == 1, err
+
+
+def test_refused_peers_past_the_most_that_linger_are_closed_at_once(world):
+    # (a lingering one's end stays open to read and drop what it sends; past LINGER_MOST, none is kept)
+    from tinymcp.socket.unix import LINGER_MOST
+    path = world.path("s")
+    world.server("--socket", path, "--max-clients", "1")
+    keeper = world.client(path)
+    keeper.initialize()
+    lingering = [world.client(path) for _ in range(LINGER_MOST)]
+    assert all(c.closed() for c in lingering)
+    extra = world.client(path)
+    assert extra.closed()
+    assert keeper.call(req(5, "ping"))["result"] == {}  # (served after the refusal, which closes at once)
+    lingering[-1].send_bytes(line(req(1, "ping")))
+    with pytest.raises(BrokenPipeError):
+        extra.send_bytes(line(req(1, "ping")))
