@@ -22,6 +22,42 @@ def _big_server():
     return Server(named_config(["big"], text="{topic}" + "z" * 2000))
 
 
+def _paused_by_250_gets(rig, pump):
+    """Write 250 gets of the big prompt (~57 KB: one read holds them all, ~600 KB of replies)
+    and run the loop until their replies pause ``pump``; returns how many were written."""
+    n = 250
+    _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
+        "topic": "t%d" % i}})) for i in range(n)))
+    for _ in range(100):
+        rig.loop.run_once(0)
+        if pump.paused:
+            break
+    assert pump.paused
+    return n
+
+
+def _read_while(rig, going, wait=0, closed=()):
+    """Run the loop, reading what reaches the peer, while ``going(got)`` (and the pump is not
+    ``closed``, which fails), then what the pipe still holds; returns all that was read."""
+    got, deadline = b"", time.monotonic() + GUARD
+    while going(got):
+        assert time.monotonic() < deadline and not closed
+        rig.loop.run_once(wait)
+        try:
+            got += os.read(rig.r_out, 1 << 20)
+        except BlockingIOError:
+            pass
+    while True:
+        try:
+            chunk = os.read(rig.r_out, 1 << 20)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+
 def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
     from tinymcp import Session
     from tinymcp.io.pump import StreamPump
@@ -31,35 +67,12 @@ def test_pump_stops_reading_above_high_water_and_loses_nothing_when_drained():
         # one read holds all 250 requests: the session's budget stops it at high + one reply
         pump = StreamPump(loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
                           high=8192, low=2048, hard=None)
-        n = 250  # ~57 KB of requests (fits the 64 KiB input pipe), ~600 KB of replies
-        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
-            "topic": "t%d" % i}})) for i in range(n)))
-        for _ in range(100):
-            loop.run_once(0)
-            if pump.paused:
-                break
-        assert pump.paused
+        n = _paused_by_250_gets(rig, pump)  # (the 64 KiB input pipe holds all their lines)
         # paused: the backlog is bounded by high + one reply
         assert len(pump.out) <= 8192 + 2400
         # the peer reads everything: every reply arrives, in order, none lost
         rig.end_input()
-        got = b""
-        deadline = time.monotonic() + GUARD
-        while not closed:
-            assert time.monotonic() < deadline
-            loop.run_once(0.05)
-            try:
-                got += os.read(rig.r_out, 1 << 20)
-            except BlockingIOError:
-                pass
-        while True:
-            try:
-                chunk = os.read(rig.r_out, 1 << 20)
-            except BlockingIOError:
-                break
-            if not chunk:
-                break
-            got += chunk
+        got = _read_while(rig, lambda got: not closed, 0.05)
         replies = [json.loads(x) for x in got.split(b"\n") if x]
         assert [r["id"] for r in replies] == list(range(n))
         assert all(r["result"]["messages"] for r in replies)
@@ -290,15 +303,8 @@ def test_output_pushed_past_high_water_pauses_reading_until_the_peer_reads(eof_d
         for _ in range(5):
             rig.loop.run_once(0)
         assert select.select([rig.r_in], [], [], 0)[0], "read while paused"
-        got = b""
-        deadline = time.monotonic() + GUARD
-        while b'"id":1' not in got:  # the peer reads: the ping is served then
-            assert time.monotonic() < deadline and not closed
-            rig.loop.run_once(0)
-            try:
-                got += os.read(rig.r_out, 1 << 20)
-            except BlockingIOError:
-                pass
+        # the peer reads: the ping is served then
+        _read_while(rig, lambda got: b'"id":1' not in got, closed=closed)
 
 
 def test_pushes_a_peer_reads_never_add_up_to_the_hard_bound():
@@ -390,15 +396,7 @@ def test_a_callables_answer_larger_than_the_hard_bound_is_answered():
             StreamPump(rig.loop, Session(server, executor=pool), rig.r_in, rig.w_out, closed.append,
                        high=8192, low=2048, hard=100000)
             _write_all(rig.w_in, line(modern(1, "prompts/get", {"name": "r"})))
-            got = b""
-            deadline = time.monotonic() + GUARD
-            while b"\n" not in got:
-                assert time.monotonic() < deadline and not closed
-                rig.loop.run_once(0.05)
-                try:
-                    got += os.read(rig.r_out, 1 << 20)
-                except BlockingIOError:
-                    pass
+            got = _read_while(rig, lambda got: b"\n" not in got, 0.05, closed)
             assert len(json.loads(got)["result"]["messages"][0]["content"]["text"]) == 300000
         finally:
             pool.close()
@@ -411,29 +409,9 @@ def test_shutdown_drops_the_lines_not_served_yet_and_closes_once_flushed():
     with pipe_rig(blocking=False) as rig:
         pump = StreamPump(rig.loop, Session(_big_server()), rig.r_in, rig.w_out, closed.append,
                           high=8192, low=2048)
-        n = 250
-        _write_all(rig.w_in, b"".join(line(modern(i, "prompts/get", {"name": "big", "arguments": {
-            "topic": "t%d" % i}})) for i in range(n)))
-        for _ in range(100):
-            rig.loop.run_once(0)
-            if pump.paused:
-                break
-        assert pump.paused and pump.session.pending  # (lines held back)
+        n = _paused_by_250_gets(rig, pump)
+        assert pump.session.pending  # (lines held back)
         pump.shutdown()  # (the input still open: the pump closes on its own once flushed)
-        got = b""
-        deadline = time.monotonic() + GUARD
-        while not closed:
-            assert time.monotonic() < deadline
-            rig.loop.run_once(0)
-            try:
-                got += os.read(rig.r_out, 1 << 20)
-            except BlockingIOError:
-                pass
-        while True:  # (what the pipe still holds)
-            try:
-                chunk = os.read(rig.r_out, 1 << 20)
-            except BlockingIOError:
-                break
-            got += chunk
+        got = _read_while(rig, lambda got: not closed)
         ids = [json.loads(x)["id"] for x in got.splitlines()]
         assert ids == list(range(len(ids))) and 0 < len(ids) < n

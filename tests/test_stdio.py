@@ -1,11 +1,13 @@
 """The stdio transport in process: what it does with the Server it is given."""
 
+import contextlib
 import json
 import os
 
 import pytest
 
 from conftest import line, read_to_eof
+from transport_helpers import GUARD
 import tinymcp
 from tinymcp import Server
 from tinymcp.io.stdio import serve_stdio
@@ -120,12 +122,13 @@ def test_serving_in_process_leaves_signals_fd_1_and_sys_stdout_as_it_found_them(
                 os.close(fd)
 
 
-def test_stdio_on_a_socket_that_is_never_read_still_stops_when_told():
-    # (under inetd or socat stdin and stdout are a socket: made non-blocking like a pipe, a
-    # peer that never reads leaves the loop free to stop, not stuck in a write)
+@contextlib.contextmanager
+def _serving_a_socket_peer_a_big_reply():
+    """stdio on one end of a socket pair (stdin and stdout a socket, as under inetd or socat),
+    in a thread, the other end having sent initialize and the get of a 1 MB prompt:
+    ``(server, peer, done, thread)``; ``done`` gets what ``serve_stdio`` returns."""
     import socket
     import threading
-    from transport_helpers import GUARD
     ours, peer = socket.socketpair()
     out_fd = os.dup(ours.fileno())
     server = Server({"prompts": [{"name": "big", "messages": [{"role": "user", "text": "z" * 1000000}]}]})
@@ -135,11 +138,7 @@ def test_stdio_on_a_socket_that_is_never_read_still_stops_when_told():
     try:
         peer.sendall(line(INIT) + line({"jsonrpc": "2.0", "id": 2, "method": "prompts/get",
                                         "params": {"name": "big"}}))
-        thread.start()
-        assert peer.recv(1)  # (its output has begun; the rest is never read)
-        server.stop()
-        thread.join(GUARD)
-        assert done == [0]
+        yield server, peer, done, thread
     finally:
         peer.close()  # (what a blocked write needs to end)
         thread.join(GUARD)
@@ -147,26 +146,23 @@ def test_stdio_on_a_socket_that_is_never_read_still_stops_when_told():
         ours.close()
 
 
+def test_stdio_on_a_socket_that_is_never_read_still_stops_when_told():
+    # (made non-blocking like a pipe: a peer that never reads leaves the loop free to stop,
+    # not stuck in a write)
+    with _serving_a_socket_peer_a_big_reply() as (server, peer, done, thread):
+        thread.start()
+        assert peer.recv(1)  # (its output has begun; the rest is never read)
+        server.stop()
+        thread.join(GUARD)
+        assert done == [0]
+
+
 def test_stdio_on_a_socket_whose_peer_half_closes_without_reading_ends_after_the_drain_bound():
     # Bug: a paused pump watched its input for POLLHUP alone, which a socket's half-close
     # (SHUT_WR) never raises: the drain bound never began, and the server waited for ever
     import socket
-    import threading
-    ours, peer = socket.socketpair()
-    out_fd = os.dup(ours.fileno())
-    server = Server({"prompts": [{"name": "big", "messages": [{"role": "user", "text": "z" * 1000000}]}]})
-    done = []
-    thread = threading.Thread(target=lambda: done.append(serve_stdio(
-        server, in_fd=ours.fileno(), out_fd=out_fd, log=lambda *a: None)), daemon=True)
-    try:
-        peer.sendall(line(INIT) + line({"jsonrpc": "2.0", "id": 2, "method": "prompts/get",
-                                        "params": {"name": "big"}}))
+    with _serving_a_socket_peer_a_big_reply() as (server, peer, done, thread):
         peer.shutdown(socket.SHUT_WR)  # (its stdin ended, as socat does at EOF)
         thread.start()
-        thread.join(10)  # (the bound is DRAIN_SECONDS, 2 s)
+        thread.join(GUARD)  # (the bound is DRAIN_SECONDS, 2 s)
         assert done == [0]
-    finally:
-        peer.close()
-        thread.join(10)
-        os.close(out_fd)
-        ours.close()

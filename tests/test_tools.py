@@ -65,15 +65,17 @@ def test_get_prompt_renders_what_prompts_get_does_and_refuses_as_it_does():
         assert tool_text(refused) == wire.error("prompts/get", params)["message"]
 
 
-def test_a_tool_result_is_held_to_max_render_bytes_as_sent():
-    # (the messages, as JSON text escaped again and sent twice: a reply 4 times the limit)
-    limit = 10000
+@pytest.mark.parametrize("limit, text", [
+    (10000, "\\" * 4000),  # (the messages, as JSON text escaped again and sent twice: a reply 4 times the limit)
+    (13000, "\x01" * 1000),  # (a control character: 6 bytes in the JSON text, 7 escaped again, sent twice)
+])
+def test_a_tool_result_is_held_to_max_render_bytes_as_sent(limit, text):
     config = dict(CONFIG, limits={"max_render_bytes": limit},
-                  prompts=[{"name": "slashes", "messages": [{"role": "user", "text": "\\" * 4000}]}])
+                  prompts=[{"name": "t", "messages": [{"role": "user", "text": text}]}])
     wire = Wire(config)
     wire.initialize("2025-11-25")
-    assert "result" in wire.request("prompts/get", {"name": "slashes"})
-    refused = wire.result("tools/call", {"name": "get_prompt", "arguments": {"name": "slashes"}})
+    assert "result" in wire.request("prompts/get", {"name": "t"})  # (as a prompt: within the limit)
+    refused = wire.result("tools/call", {"name": "get_prompt", "arguments": {"name": "t"}})
     assert refused["isError"] is True and "exceeds the limit of %d (max_render_bytes)" % limit in tool_text(refused)
     config["prompts"] = [{"name": "p%d" % i, "messages": [{"role": "user", "text": "x"}]} for i in range(400)]
     wire = Wire(config)
@@ -122,15 +124,3 @@ def test_without_the_option_there_are_no_tools():
     assert wire.initialize()["capabilities"]["tools"] == {"listChanged": False}
     assert problems({"prompts": [], "prompts_as_tools": "yes"}) == [
         ("prompts_as_tools", "expected true or false, got a string")]
-
-
-def test_a_tool_result_whose_escapes_pass_the_limit_is_refused():
-    # (each control character is 6 bytes in the JSON text and 7 escaped again, sent twice)
-    limit = 13000
-    config = dict(CONFIG, limits={"max_render_bytes": limit},
-                  prompts=[{"name": "controls", "messages": [{"role": "user", "text": "\x01" * 1000}]}])
-    wire = Wire(config)
-    wire.initialize("2025-11-25")
-    assert "result" in wire.request("prompts/get", {"name": "controls"})
-    refused = wire.result("tools/call", {"name": "get_prompt", "arguments": {"name": "controls"}})
-    assert refused["isError"] is True and "exceeds the limit of %d (max_render_bytes)" % limit in tool_text(refused)
