@@ -17,8 +17,9 @@ from collections import deque
 
 #: select.POLLIN, select.POLLOUT (what io.selector is given too), and what a hang-up watch
 #: asks: a socket's peer that shuts its sending side only (socat at the end of its input)
-#: raises no POLLHUP, which Linux sets once both sides are shut, but POLLRDHUP
-READ, WRITE, _HALF_CLOSED = 1, 4, getattr(select, "POLLRDHUP", 0)
+#: raises no POLLHUP, which Linux sets once both sides are shut, but POLLRDHUP (PyPy's select
+#: lacks the name: Linux's value)
+READ, WRITE, _HALF_CLOSED = 1, 4, getattr(select, "POLLRDHUP", 0x2000 if sys.platform.startswith("linux") else 0)
 _NONE = (None, None)
 #: the loop a server serves on now (``pump.Hub``): where the log (``io.log``, loaded by the
 #: first line logged) retries writing what a full stderr did not take
@@ -161,7 +162,8 @@ class Loop:
             self._next_round = []
         else:
             turns = ()
-        for fd, events in self.selector.poll(None if timeout is None else timeout * 1000):
+        # (the wait in ms rounded up: PyPy's poll() cuts it down, woke early, and spun until a timer was due)
+        for fd, events in self.selector.poll(None if timeout is None else -(-timeout * 1000 // 1)):
             # the callbacks are looked up again: an earlier one may have changed them (a
             # hang-up or an error wakes both, so they see the EOF or the failing write)
             if events & ~WRITE:
