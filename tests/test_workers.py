@@ -539,17 +539,29 @@ def test_one_clients_hung_callables_leave_a_thread_for_another_clients():
 
 
 def test_waiting_callables_are_taken_in_turn_between_clients():
+    # (one thread freed takes the waiting calls one at a time: the order they run is the order
+    # they are taken; with every thread let go at once, they ran in any order: flaky on PyPy)
     pool, loop = workers()
-    release, order = threading.Event(), []
+    started, release, one, order = threading.Semaphore(0), threading.Event(), threading.Event(), []
+
+    def hold(event):
+        started.release()
+        event.wait(GUARD)
+
     try:
-        for _ in range(pool.size):  # every thread held, so what follows waits
-            pool.submit(lambda: release.wait(GUARD), lambda value, exc: None, None, "hold")
+        for owner in ("h1", "h1", "h1", "h2"):  # every thread held (one owner may hold 3), so what follows waits
+            pool.submit(lambda owner=owner: hold(one if owner == "h2" else release), lambda value, exc: None, None,
+                        owner)
+        for _ in range(pool.size):
+            assert started.acquire(timeout=GUARD)
         for owner in "aaab":
             pool.submit(lambda owner=owner: order.append(owner), lambda value, exc: None, None, owner)
-        release.set()
+        one.set()
         loop.run_posted(lambda: len(order) == 4)
-        assert order.index("b") < 2  # b's one call did not wait for all of a's
+        assert order == ["a", "b", "a", "a"]  # b's one call did not wait for all of a's
     finally:
+        release.set()
+        one.set()
         pool.close()
 
 
