@@ -308,6 +308,7 @@ def test_a_sighup_once_serving_has_ended_ends_nothing():
     assert out.stdout.split()[-1] == "True", out.stderr
 
 
+@pytest.mark.needs("socket")
 def test_version_and_help_go_with_connect():
     # (they say what this is, and reach no server: not "an other option")
     rc, out, err = run(["--connect", "nowhere.sock", "--version"])
