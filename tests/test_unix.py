@@ -1102,3 +1102,52 @@ def test_refused_peers_past_the_most_that_linger_are_closed_at_once(world):
     lingering[-1].send_bytes(line(req(1, "ping")))
     with pytest.raises(BrokenPipeError):
         extra.send_bytes(line(req(1, "ping")))
+
+
+def test_connect_hears_the_hosts_end_while_it_holds_its_fill_for_a_server_that_reads_nothing(world, monkeypatch):
+    # Bug: holding BUFFERED bytes for the server, the bridge stopped watching stdin, so a host
+    # that then ended its input (reading nothing) was never heard: no 2 s bound, a bridge for ever
+    from tinymcp.socket import bridge as bridge_module
+    monkeypatch.setattr(bridge_module, "BUFFERED", 65536)  # (a smaller fill: the same rule)
+    relays, relay = [], bridge_module._Relay
+    monkeypatch.setattr(bridge_module, "_Relay", lambda *args: relays.append(relay(*args)) or relays[-1])
+    path = world.path("s")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    # (a server that never reads, and writes more than the bridge holds for a host that never reads)
+    flood = threading.Thread(target=lambda: _sendall_quietly(listener.accept()[0], b"x" * (4 << 20)), daemon=True)
+    flood.start()
+    r_in, w_in = os.pipe()
+    r_out, w_out = os.pipe()
+    os.set_blocking(w_in, False)
+    done = []
+    thread = threading.Thread(target=lambda: done.append(bridge_module.bridge(
+        path, r_in, w_out, log=lambda *a: None)), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + GUARD
+        while not (relays and len(relays[0].to_server) >= bridge_module.BUFFERED):  # (its fill held)
+            assert time.monotonic() < deadline, "the bridge never held its fill"
+            try:
+                os.write(w_in, line(req(1, "ping")) * 100)
+            except BlockingIOError:
+                pass
+        os.close(w_in)
+        w_in = None
+        thread.join(GUARD)
+        assert done == [0]
+    finally:
+        listener.close()
+        for fd in (r_in, w_in, r_out, w_out):
+            if fd is not None:
+                os.close(fd)
+
+
+def _sendall_quietly(conn, data):
+    try:
+        conn.sendall(data)
+    except OSError:
+        pass
+    finally:
+        conn.close()

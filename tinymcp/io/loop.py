@@ -19,7 +19,7 @@ from collections import deque
 #: asks: a socket's peer that shuts its sending side only (socat at the end of its input)
 #: raises no POLLHUP, which Linux sets once both sides are shut, but POLLRDHUP (PyPy's select
 #: lacks the name: Linux's value)
-READ, WRITE, _HALF_CLOSED = 1, 4, getattr(select, "POLLRDHUP", 0x2000 if sys.platform.startswith("linux") else 0)
+READ, WRITE, HALF_CLOSED = 1, 4, getattr(select, "POLLRDHUP", 0x2000 if sys.platform.startswith("linux") else 0)
 _NONE = (None, None)
 #: the loop a server serves on now (``pump.Hub``): where the log (``io.log``, loaded by the
 #: first line logged) retries writing what a full stderr did not take
@@ -61,7 +61,7 @@ class Loop:
     # --- fds -------------------------------------------------------------------------
 
     def _set(self, fd, reader, writer, hangup=False):
-        mask = ((_HALF_CLOSED if hangup else READ) if reader else 0) | (WRITE if writer else 0)
+        mask = ((HALF_CLOSED if hangup else READ) if reader else 0) | (WRITE if writer else 0)
         if reader is None and writer is None:
             if self._handlers.pop(fd, None) is not None:
                 self.selector.unregister(fd)

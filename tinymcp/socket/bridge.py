@@ -17,6 +17,7 @@ import socket
 from ..codec import encode, loads
 from ..errors import ParseError
 from ..io.log import stderr_log
+from ..io.loop import HALF_CLOSED
 from ..io.pump import DRAIN_SECONDS, QUIET_ERRORS, read_some
 from ..io.stdio import nonblocking_pipes, restore_blocking
 from ..model.limits import Limits
@@ -88,8 +89,8 @@ class _Relay:
         sock_fd = self.sock.fileno()
         while True:
             poller = select.poll()
-            if self.in_open and len(self.to_server) < BUFFERED:
-                poller.register(self.in_fd, select.POLLIN)
+            if self.in_open:  # (holding its fill for the server: still told of the host's end, then read to it)
+                poller.register(self.in_fd, select.POLLIN if len(self.to_server) < BUFFERED else HALF_CLOSED)
             # (registered even with no flags: poll still reports the server's hang-up)
             poller.register(sock_fd, (select.POLLIN if len(self.to_host) < BUFFERED else 0)
                             | (select.POLLOUT if self.to_server else 0))

@@ -344,8 +344,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
             log("info", "no SO_PEERCRED on this platform: access rests on the socket "
                 "file's mode, %04o" % mode)
         acceptor.start()
-        hub.run(source, before_drain=acceptor.stop,
-                ready=lambda: log("info", "listening on %s" % path))
+        hub.run(source, before_drain=acceptor.stop, ready=lambda: log("info", "listening on %s" % path))
     finally:
         hub.close()
         acceptor.close()
