@@ -8,6 +8,7 @@ behaviour (others are served while a client floods or stalls).
 
 import json
 import os
+import select
 import selectors
 import signal
 import socket
@@ -739,17 +740,12 @@ def test_connect_reads_the_id_of_a_reply_longer_than_it_holds_whole(world, monke
     from tinymcp.socket import bridge
     monkeypatch.setattr(bridge, "TRACKED", 10000)
     monkeypatch.setattr(pump, "READ_SIZE", 4000)  # (the reply comes in many reads)
-    listener = socket.socket(socket.AF_UNIX)
-    listener.bind(world.path("s"))
-    listener.listen(1)
 
-    def answer_long():
-        conn, _ = listener.accept()
+    def answer_long(conn):
         while not conn.recv(65536).endswith(b"\n"):
             pass
         conn.sendall(line({"jsonrpc": "2.0", "id": 1, "result": {"pad": "a" * 30000}}))
-        conn.close()
-    threading.Thread(target=answer_long, daemon=True).start()
+    listener, _ = _fake_server(world.path("s"), answer_long)
     (host_in, to_bridge), (from_bridge, host_out) = os.pipe(), os.pipe()
     os.write(to_bridge, line(req(1, "prompts/list")))
     os.close(to_bridge)
@@ -1065,18 +1061,13 @@ def test_a_refused_peer_that_hangs_up_first_costs_nothing_when_its_linger_ends(w
 def test_connect_tells_a_bool_id_from_the_string_that_spells_it(world):
     # (the server goes away having answered "True" only: true is still unanswered)
     path = world.path("s")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(1)
 
-    def serve():
-        conn, data = listener.accept()[0], b""
+    def serve(conn):
+        data = b""
         while data.count(b"\n") < 2:
             data += conn.recv(4096)
         conn.sendall(b'{"jsonrpc":"2.0","id":"True","result":{}}\n')
-        conn.close()
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
+    listener, thread = _fake_server(path, serve)
     try:
         rc, out, err = run(["--connect", path], stdin=line(req("True", "ping")) + line(req(True, "ping")))
     finally:
@@ -1112,12 +1103,8 @@ def test_connect_hears_the_hosts_end_while_it_holds_its_fill_for_a_server_that_r
     relays, relay = [], bridge_module._Relay
     monkeypatch.setattr(bridge_module, "_Relay", lambda *args: relays.append(relay(*args)) or relays[-1])
     path = world.path("s")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(1)
     # (a server that never reads, and writes more than the bridge holds for a host that never reads)
-    flood = threading.Thread(target=lambda: _sendall_quietly(listener.accept()[0], b"x" * (4 << 20)), daemon=True)
-    flood.start()
+    listener, _ = _fake_server(path, lambda conn: conn.sendall(b"x" * (4 << 20)))
     r_in, w_in = os.pipe()
     r_out, w_out = os.pipe()
     os.set_blocking(w_in, False)
@@ -1127,7 +1114,10 @@ def test_connect_hears_the_hosts_end_while_it_holds_its_fill_for_a_server_that_r
     thread.start()
     try:
         deadline = time.monotonic() + GUARD
-        while not (relays and len(relays[0].to_server) >= bridge_module.BUFFERED):  # (its fill held)
+        # (its fill held, and the socket full, which a server that never reads keeps so: the
+        # bridge can neither send nor read any more, whatever it is doing when stdin ends)
+        while not (relays and len(relays[0].to_server) >= bridge_module.BUFFERED
+                   and not select.select([], [relays[0].sock], [], 0)[1]):
             assert time.monotonic() < deadline, "the bridge never held its fill"
             try:
                 os.write(w_in, line(req(1, "ping")) * 100)
@@ -1144,10 +1134,22 @@ def test_connect_hears_the_hosts_end_while_it_holds_its_fill_for_a_server_that_r
                 os.close(fd)
 
 
-def _sendall_quietly(conn, data):
-    try:
-        conn.sendall(data)
-    except OSError:
-        pass
-    finally:
-        conn.close()
+def _fake_server(path, serve):
+    """A listener at ``path`` whose first connection a thread hands to ``serve(conn)`` (a
+    server doing what a test needs; the connection closed after it, quietly when the peer
+    went first): ``(listener, thread)``, the listener for the caller to close."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+
+    def accept():
+        conn = listener.accept()[0]
+        try:
+            serve(conn)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    return listener, thread
