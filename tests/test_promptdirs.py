@@ -958,6 +958,12 @@ def test_a_plugin_a_marketplace_lists_inside_another_listed_plugins_folder_is_se
                                        "plugins/git/commands/cm.md": "Commit $ARGUMENTS\n",
                                        "plugins/notes/x.md": "Not a prompt.\n"})
     assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["dl:brain", "git:cm"]
+    # (a marketplace listing its own root too: the root's walk read its commands/ and skills/ alone, and
+    # every plugin below was lost, said as "no prompt files")
+    listing = '{"plugins": [{"name": "all", "source": "./"}, {"name": "hk", "source": "./plugins/hk"}]}'
+    root = write(tmp_path / "rooted", {".claude-plugin/marketplace.json": listing, "commands/a.md": "A\n",
+                                       "plugins/hk/commands/help.md": "Help\n", "plugins/notes/x.md": "No.\n"})
+    assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["all:a", "hk:help"]
 
 
 def test_an_edit_of_a_marketplace_alone_is_seen_by_the_watch(tmp_path):

@@ -256,7 +256,7 @@ def _walk(folder, max_depth, problems):
         for name, entry in sorted(by_name.items()):
             inner = plugin and os.path.join(real_top, name)  # (listed too: a plugin, or a skill's folder, in it)
             if name.startswith(".") and kind not in ("gemini", "opencode") or kinds and name not in kinds and not (
-                    inner in listed or ("skills", inner) in listed):
+                    _toward(listed, inner) or ("skills", inner) in listed):
                 continue  # (Gemini CLI's and OpenCode's globs take dot files too)
             rel, is_folder = join(rel_top, name), _is_folder(entry)
             real = is_folder and (os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(real_top, name))
@@ -273,7 +273,7 @@ def _walk(folder, max_depth, problems):
             if is_folder:
                 named = join(by_entry, name) if by_entry else (
                     own_named if extension and name == "skills" else named_top) if kinds else join(named_top, name)
-                sub_kind = kinds.get(name, IN_SKILL) if kinds else _IN.get(kind, kind)
+                sub_kind = kinds.get(name) or _toward(listed, inner) or IN_SKILL if kinds else _IN.get(kind, kind)
                 subfolders.append((rel, entry.path, real, named, sub_kind))
             elif name.lower().endswith(_HOST_SUFFIXES.get(kind, (".md",) if kind else _SUFFIXES)) and not (
                     kind is None and name.lower().endswith(_NOT_PROMPTS)):
@@ -285,6 +285,16 @@ def _walk(folder, max_depth, problems):
                 problems.append((rel, "a folder more than %d deep below the prompt folder: not "
                                       "read (limits.max_folder_depth)" % max_depth))
     return found
+
+
+def _toward(listed, inner):
+    """``MARKET`` (what it is read as, else False) when ``inner``, the real path of a folder in
+    a plugin (False: none), is a plugin a marketplace lists (``listed``), or a folder on the way
+    to one where the plugin is listed too: a marketplace listing its own root (``"source": "./"``)
+    beside plugins below it, which Claude Code installs each (the root's walk read only its
+    ``commands/`` and ``skills/``: the others were lost)."""
+    return inner and (inner in listed or os.path.dirname(inner) in listed and any(
+        type(p) is str and p.startswith(inner + os.sep) for p in listed)) and MARKET
 
 
 def _read_inside(path, top, linked=True):
@@ -524,8 +534,7 @@ def _valid(result, where):
 
 def _duplicate(where, result, name, other):
     """The problem of ``where`` (its ``PromptFile`` ``result``) giving ``name``, ``other``'s."""
-    return "%s:%d" % (where, result.located().get("name", 1)), "duplicate prompt name %r: %s has it too" % (
-        name, other)
+    return "%s:%d" % (where, result.located().get("name", 1)), "duplicate prompt name %r: %s has it too" % (name, other)
 
 
 def _validated(config, prompts, first, origins, problems, served, notes):
@@ -539,8 +548,7 @@ def _validated(config, prompts, first, origins, problems, served, notes):
         except ConfigError as exc:
             located = [_located(p, m, first, origins) for p, m in exc.problems]
             bad = {index for index, _ in located}
-            if served is None or problems or not all(i is not None and origins[i][0] not in served
-                                                      for i in bad):
+            if served is None or problems or not all(i is not None and origins[i][0] not in served for i in bad):
                 problems.extend(problem for _, problem in located)
                 raise ConfigError(problems)
             notes.extend(_left_out(problem for _, problem in located))

@@ -238,8 +238,7 @@ class _Reader:
                 if stripped.startswith("\t"):
                     raise YamlError(row_number, own + 1, "a tab in the indentation (indent with spaces)")
                 if widest[0] > own:
-                    raise YamlError(widest[1], own + 1, "a blank line with more spaces than the text "
-                                    "below it")
+                    raise YamlError(widest[1], own + 1, "a blank line with more spaces than the text below it")
                 body_indent = own
             if not stripped and body_indent is None and own > widest[0]:
                 widest = (own, row_number)
@@ -290,8 +289,7 @@ class _Reader:
 def _enclosed(text, number, column, depth):
     """The value of a line's ``text`` that starts with a bracket or a quote: nothing but a
     comment may follow where it closes."""
-    value, end = (_flow(text, 0, number, column, depth) if text[0] in "[{"
-                  else _quoted(text, 0, number, column))
+    value, end = _flow(text, 0, number, column, depth) if text[0] in "[{" else _quoted(text, 0, number, column)
     rest = text[end:]
     if rest.strip(" \t") and not (rest[0] in " \t" and rest.lstrip(" \t").startswith("#")):
         raise YamlError(number, column + end + 1, "text after the closing %s"
