@@ -72,6 +72,12 @@ BEHAVIOUR = [
     ("single-quoted value over lines like items", doc("- 'it''s", "  - a: b'", "- c"), ["it's - a: b", "c"]),
     ("escaped quotes do not close it", doc("a: \"say \\\"hi\\\" and \\\\", "  b: c\""), {"a": 'say "hi" and \\ b: c'}),
     ("flow list over lines", doc("a:", "  [", "    \"Read\",", "    Write,", "  ]"), {"a": ["Read", "Write"]}),
+    # (ClawHub's metadata block, 267 real skills refused: a line in brackets not yet closed reads as a key)
+    ("flow mapping over lines like keys", doc("a:", "  {", '    "b": { "c": 1 },', "    d: [x,", "      y]",
+                                              "  }", "e: 2"), {"a": {"b": {"c": 1}, "d": ["x", "y"]}, "e": 2}),
+    ("flow mapping from its key's line", doc("a: {", '    "b": 1', "  }"), {"a": {"b": 1}}),
+    # (YAML allows a top mapping at any column: five real skills' front matter was refused)
+    ("indented top keys", doc("  a: 1", "  b:", "    - x"), {"a": 1, "b": ["x"]}),
     ("list in a list on one line", doc("- - a", "  - b", "- c"), [["a", "b"], "c"]),
     ("three lists deep on one line", doc("- - - a", "    - b"), [[["a", "b"]]]),
     ("mapping in a list in a list", doc("- - a: 1", "    b: 2"), [[{"a": 1, "b": 2}]]),
@@ -118,6 +124,9 @@ BEHAVIOUR = [
     ("YAML 1.2: yes, no, on, off are text", "a: yes\nb: no\nc: on\nd: off\ne: y\nf: n\ng: Yes",
      {"a": "yes", "b": "no", "c": "on", "d": "off", "e": "y", "f": "n", "g": "Yes"}),
     ("YAML 1.2: sexagesimal is text", "a: 12:30\nb: 1:2:3", {"a": "12:30", "b": "1:2:3"}),
+    # (no hexadecimal or octal number: six real skills named 0x... were refused)
+    ("0x and 0o words are text", "a: 0xarchive\nb: 0x0-messenger\nc: 0oops\nd: 0x\ne: 0XRaini",
+     {"a": "0xarchive", "b": "0x0-messenger", "c": "0oops", "d": "0x", "e": "0XRaini"}),
     ("integers", "a: 0\nb: -7\nc: +3\nd: 1234567890123456789012345\ne: 017",
      {"a": 0, "b": -7, "c": 3, "d": 1234567890123456789012345, "e": 17}),
     ("decimals", "a: 1.5\nb: -0.25\nc: .5\nd: 5.\ne: +2.0\nf: 1e3\ng: 2.5E-3\nh: -1.5e+2",
@@ -593,6 +602,8 @@ PATHOLOGICAL = {
     "a line of [[[[": lambda n: "a: " + "[" * n,
     "a line of {a: {a: {a:": lambda n: "a: " + "{a: " * n,
     "long unclosed flow mapping": lambda n: "a: {" + "k: v, " * n,
+    "long flow mapping over lines": lambda n: "a: {\n" + "  k: v,\n" * n + "  }",
+    "long unclosed flow mapping over lines": lambda n: "a: {\n" + "  k: v,\n" * n + "b: 1",
     "a line of - - - -": lambda n: "- " * n + "x",
     "many lines of - - - -": lambda n: "- - - x\n" * n,
     "many lines 98 items deep": lambda n: ("- " * 98 + "x\n") * (n // 50),

@@ -13,7 +13,9 @@ and ``12:30`` are text, ``017`` is 17, ``1e3`` is 1000.0. Keys are text as writt
 (``1: a`` and ``{1: a}`` both give the key ``"1"``). A scalar or flow value may start on
 the line below its key and go on over more indented lines (each line break a space, each
 empty line a line break), as formatters write it; a comment ends a plain one, and a line
-that reads as a key or an item ends any but quoted text not yet closed, as an error. A tab
+that reads as a key or an item ends any but quoted text or brackets not yet closed, as an
+error (a flow mapping over lines is keys in braces). ``0x``/``0o`` numbers are refused;
+a word that only starts so (``0xarchive``) is text. A top mapping may be indented. A tab
 is a space between the parts of a line (``a:<tab>1  # c``), never indentation. The last
 line of the text counts as ended, as a front matter's last line always is (``a: |`` then
 ``  x`` reads ``"x\\n"``). ``"\\ud83d\\ude00"`` (a JSON-style pair) is one character;
@@ -113,9 +115,7 @@ class _Reader:
         line = self.peek()
         if line is None:
             return None
-        if line.indent:
-            raise YamlError(line.number, 1, "the first key is indented")
-        value = self.block(0, ())
+        value = self.block(line.indent, ())  # (indented, every key of the top at that column)
         rest = self.peek()
         if rest is not None:
             raise YamlError(rest.number, rest.indent + 1, "indentation that fits no key above it")
@@ -207,8 +207,10 @@ class _Reader:
         value over lines: a line break is a space, an empty line a line break (None: no line
         goes on with it). A comment ends a plain value, and a line that reads as a key or
         an item ends any value (it is then an error: see ``value``) but quoted text not yet
-        closed (``d: "Use when`` then ``  the user says: hello"``, as a formatter wraps it)."""
-        pieces, blanks, at = [text], 0, self.at
+        closed (``d: "Use when`` then ``  the user says: hello"``, as a formatter wraps it)
+        or a flow collection whose brackets are not (``metadata:`` then ``  {`` and lines of
+        ``"key": value``, as ClawHub writes them)."""
+        pieces, blanks, at, depth = [text], 0, self.at, _depth(text) if text[0] in "[{" else 0
         open_ = text[0] in "\"'" and not _closes(text[1:], text[0])
         while at < len(self.rows) and (enclosed or _strip_comment(pieces[-1]) == pieces[-1]):
             raw = self.rows[at][1]
@@ -216,10 +218,12 @@ class _Reader:
             if not more.strip(" \t"):
                 at, blanks = at + 1, blanks + 1
                 continue
-            if len(raw) - len(more) <= indent or not open_ and (_is_item(more) or _is_key(more)) \
+            # (a line in brackets not yet closed goes on with them: a flow mapping's '"a": 1' lines)
+            if len(raw) - len(more) <= indent or not open_ and depth <= 0 and (_is_item(more) or _is_key(more)) \
                     or more[0] == "#" and not enclosed:
                 break
             pieces += ("\n" * blanks or " ", more.strip(" \t"))
+            depth += _depth(pieces[-1]) if depth > 0 else 0
             open_ = open_ and not _closes(pieces[-1], text[0])
             at, blanks, self.at = at + 1, 0, at + 1
         self.peeked_at = -1
@@ -319,6 +323,12 @@ def _is_key(text):
     return text[end:].lstrip(" \t").startswith(":")
 
 
+def _depth(text):
+    """How many more brackets ``text`` opens than it closes (quotes not told apart: a wrong
+    count only reads a line more or less into a flow value, which its reader then refuses)."""
+    return text.count("[") + text.count("{") - text.count("]") - text.count("}")
+
+
 def _closes(text, quote):
     """Whether ``text`` (quoted text after its opening ``quote``, or a line of it) holds the
     closing quote (not ``''`` in single quotes, nor one a backslash escapes in double ones)."""
@@ -381,7 +391,7 @@ def _plain(text, number, column, flow=False):
     number_value = _number(text, number, column)
     if number_value is not None:
         return number_value
-    if text[:2] in ("0x", "0o", "0X", "0O"):
+    if text[:2] in ("0x", "0o", "0X", "0O") and len(text) > 2 and is_hex(text[2:], len(text) - 2):  # (0xarchive: text)
         raise YamlError(number, column + 1, "hexadecimal and octal numbers are not supported "
                         "(write it in decimal, or quote it)")
     if text.lower() in (".inf", "-.inf", "+.inf", ".nan"):
