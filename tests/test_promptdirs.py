@@ -987,8 +987,10 @@ def test_a_marketplace_serves_the_plugins_it_lists_alone(tmp_path):
     assert names(tinymcp.load_files(prompt_dirs=[root])) == ["hk:help"]
     # (a marketplace in a folder served keeps that folder's namespace: its own)
     assert names(tinymcp.load_files(prompt_dirs=[str(tmp_path)])) == ["market:hk:help"]
+    # (a plugin that is a marketplace too: the plugins it lists as well; terrylica/cc-skills' 241 skills were none,
+    # its root having none of its own, and not a word was said)
     write(root, {".claude-plugin/plugin.json": '{"name": "both"}', "commands/x.md": "X.\n"})
-    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["both:x"]  # (a plugin that lists itself)
+    assert names(tinymcp.load_files(prompt_dirs=[root])) == ["both:x", "hk:help"]
     # (skills an entry lists in a folder of their own: K-Dense's 134 scientific-skills/x were none)
     skill = "---\nname: x\ndescription: X\n---\nX\n"
     # (named by the entry, as Claude Code names a plugin with no manifest, not by the clone's folder)
@@ -1189,6 +1191,10 @@ def test_a_folder_without_prompt_files_says_so_and_names_the_host_folders_it_hol
     notes = []
     tinymcp.load_files(prompt_dirs=[write(tmp_path / "empty", {"a.txt": "x"})], notes=notes)
     assert notes == [(str(tmp_path / "empty"), "no prompt files")]
+    # (a plugin whose manifest is all it holds: --check said "ok, 0 prompts", and serving said nothing)
+    notes, plugin = [], write(tmp_path / "plugin", {".claude-plugin/plugin.json": '{"name": "p"}', "agents/a.md": "A\n"})
+    assert tinymcp.load_files(prompt_dirs=[plugin], notes=notes).prompts.names == []
+    assert notes == [(plugin, "no prompt files")]
     # (and where other files are served: .claude/commands beside them was skipped without a word)
     write(root, {"a.md": "A.\n"})
     notes = []

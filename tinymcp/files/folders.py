@@ -287,14 +287,13 @@ def _walk(folder, max_depth, problems):
     return found
 
 
-def _toward(listed, inner):
-    """``MARKET`` (what it is read as, else False) when ``inner``, the real path of a folder in
+def _toward(listed, at):
+    """``MARKET`` (what it is read as, else False) when ``at``, the real path of a folder in
     a plugin (False: none), is a plugin a marketplace lists (``listed``), or a folder on the way
-    to one where the plugin is listed too: a marketplace listing its own root (``"source": "./"``)
-    beside plugins below it, which Claude Code installs each (the root's walk read only its
-    ``commands/`` and ``skills/``: the others were lost)."""
-    return inner and (inner in listed or os.path.dirname(inner) in listed and any(
-        type(p) is str and p.startswith(inner + os.sep) for p in listed)) and MARKET
+    to one: a marketplace listing its own root (``"source": "./"``), or a plugin that is a
+    marketplace too, beside plugins below it, which Claude Code installs each (the root's walk
+    read only its ``commands/`` and ``skills/``: the others were lost)."""
+    return at and (at in listed or any(type(p) is str and p.startswith(at + os.sep) for p in listed)) and MARKET
 
 
 def _read_inside(path, top, linked=True):
@@ -475,8 +474,9 @@ def build(config, folders, notes=None, served=None, sources=None):
         # (a project's own: its host folders are hidden, never walked into; one given too, not above this one, is read)
         inside = notes is not None and [os.path.join(folder, *pair) for pair in HOSTS if os.path.isdir(os.path.join(
             folder, *pair)) and not any(_inside(os.path.join(real, *pair), g) and not _inside(real, g) for g in given)]
-        if inside or not files and notes is not None:
-            notes.append((folder, "%s%s" % ("its host folders are not read" if files else "no prompt files", (
+        bare = all(kind == "manifest" for *_, kind in files)  # (a plugin's manifest alone: no prompt file)
+        if inside or bare and notes is not None:
+            notes.append((folder, "%s%s" % ("no prompt files" if bare else "its host folders are not read", (
                 " (give --prompts its host folders themselves: %s)" % ", ".join(inside)) if inside else "")))
         renames = {}  # a plugin's folder-named path -> the one its manifest's name gives
         for rel, data, named, kind in files:
