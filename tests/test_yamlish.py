@@ -76,6 +76,9 @@ BEHAVIOUR = [
     ("flow mapping over lines like keys", doc("a:", "  {", '    "b": { "c": 1 },', "    d: [x,", "      y]",
                                               "  }", "e: 2"), {"a": {"b": {"c": 1}, "d": ["x", "y"]}, "e": 2}),
     ("flow mapping from its key's line", doc("a: {", '    "b": 1', "  }"), {"a": {"b": 1}}),
+    # (the closing bracket at the key's column, as PyYAML, js-yaml and the yaml package all take it)
+    ("flow closed at its key's column", doc("tools: [", "  Read,", "  Write", "]", "m: {", '  "a": 1', "}"),
+     {"tools": ["Read", "Write"], "m": {"a": 1}}),
     # (YAML allows a top mapping at any column: five real skills' front matter was refused)
     ("indented top keys", doc("  a: 1", "  b:", "    - x"), {"a": 1, "b": ["x"]}),
     ("list in a list on one line", doc("- - a", "  - b", "- c"), [["a", "b"], "c"]),

@@ -218,9 +218,10 @@ class _Reader:
             if not more.strip(" \t"):
                 at, blanks = at + 1, blanks + 1
                 continue
-            # (a line in brackets not yet closed goes on with them: a flow mapping's '"a": 1' lines)
-            if len(raw) - len(more) <= indent or not open_ and depth <= 0 and (_is_item(more) or _is_key(more)) \
-                    or more[0] == "#" and not enclosed:
+            # (a line in brackets not yet closed goes on with them: a flow mapping's '"a": 1' lines; and their
+            # closing bracket may be at the key's column, as every YAML reader takes 'a: [' ... ']')
+            if len(raw) - len(more) <= indent and not (depth > 0 and more[0] in "]}") or not open_ and depth <= 0 and (
+                    _is_item(more) or _is_key(more)) or more[0] == "#" and not enclosed:
                 break
             pieces += ("\n" * blanks or " ", more.strip(" \t"))
             depth += _depth(pieces[-1]) if depth > 0 else 0
