@@ -757,6 +757,35 @@ def test_connect_reads_the_id_of_a_reply_longer_than_it_holds_whole(world, monke
     listener.close()
 
 
+def test_connect_reads_each_id_of_a_batch_reply_of_many_values(world):
+    # (a batch's reply was decoded whole, under a host line's bound of 100,000 values: 20 prompts/list
+    # pages past it lost their ids, and the bridge answered each again, -32000, and exited 1; and an
+    # error whose data has a "result" key was read to that key, not its id)
+    from tinymcp.socket import bridge
+    replies = [{"jsonrpc": "2.0", "id": i, "result": {"prompts": [0] * 6000}} for i in range(20)] + [
+        {"jsonrpc": "2.0", "id": "e", "error": {"code": -32603, "message": "x", "data": {"result": 1}}}]
+
+    def answer_batch(conn):
+        while not conn.recv(65536).endswith(b"\n"):
+            pass
+        conn.sendall(json.dumps(replies, separators=(",", ":")).encode() + b"\n")
+    listener, _ = _fake_server(world.path("s"), answer_batch)
+    (host_in, to_bridge), (from_bridge, host_out) = os.pipe(), os.pipe()
+    os.write(to_bridge, (json.dumps([req(r["id"], "prompts/list") for r in replies]) + "\n").encode())
+    os.close(to_bridge)
+    with os.fdopen(from_bridge, "rb") as out:
+        reader = threading.Thread(target=lambda: replies.append(out.read()))
+        reader.start()
+        try:
+            rc = bridge.bridge(world.path("s"), host_in, host_out)
+        finally:
+            os.close(host_out)
+            reader.join()
+    assert rc == 0 and len(replies.pop().splitlines()) == 1  # (the array alone: no -32000 after it)
+    os.close(host_in)
+    listener.close()
+
+
 _OLD_INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
 
 

@@ -178,13 +178,15 @@ class _Relay:
         for line in lines:
             self.counted[side] += 1
             try:
-                # (a reply of ours: its id, not its result, decoded; an error with id null whole)
-                if side == "server" and line.startswith(_REPLY) and not line.startswith(b"null", len(_REPLY)):
-                    for after in (b',"result":', b',"error":'):
-                        head = line[len(_REPLY):].partition(after)[0]
-                        if len(head) < len(line) - len(_REPLY):
-                            out.append(({"id": loads(head.decode("utf-8"))}, self.counted[side], False))
-                            break
+                # (a reply of ours, or a batch's array of them: each id, not its result, decoded, where a
+                # reply starts (quotes in strings are escaped: only a config's _meta could spell one); an
+                # error with id null whole, unless in an array, where none names a line)
+                array, at = line.startswith(b"[" + _REPLY), len(_REPLY)
+                if side == "server" and (array or line.startswith(_REPLY) and not line.startswith(b"null", at)):
+                    for part in line[at + array:].split(b"}," + _REPLY) if array else [line[at:]]:
+                        head = min((part.partition(after)[0] for after in (b',"result":', b',"error":')), key=len)
+                        if len(head) < len(part) and head != b"null":
+                            out.append(({"id": loads(head.decode("utf-8"))}, self.counted[side], array))
                     continue
                 msg = read_line(line, _BOUNDS)  # (Refused: not tracked, as the server refuses it)
             except (ValueError, ParseError):
