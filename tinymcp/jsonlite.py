@@ -111,7 +111,7 @@ class _Reader:
 
     def hex4(self, at):
         digits = self.text[at + 2:at + 6]
-        if len(digits) != 4 or not _HEX.issuperset(digits):
+        if at + 6 >= len(self.text) or not _HEX.issuperset(digits):  # (>=: json's own, at the text's end too)
             raise DecodeError("Invalid \\uXXXX escape", self.text, at + 1)
         return int(digits, 16)
 
