@@ -76,6 +76,13 @@ BEHAVIOUR = [
     ("flow mapping over lines like keys", doc("a:", "  {", '    "b": { "c": 1 },', "    d: [x,", "      y]",
                                               "  }", "e: 2"), {"a": {"b": {"c": 1}, "d": ["x", "y"]}, "e": 2}),
     ("flow mapping from its key's line", doc("a: {", '    "b": 1', "  }"), {"a": {"b": 1}}),
+    # (an empty line in brackets parts entries, as YAML's separation: it was read into the next one)
+    ("flow over an empty line", doc("a: [x,", "", "  y, p", "", "  q]", "b: {", "", '  "k": 1}', "c: [", "", "]"),
+     {"a": ["x", "y", "p\nq"], "b": {"k": 1}, "c": []}),
+    # (a double-quoted value's line ended by a backslash: an escaped line break, as PyYAML's dump wraps
+    # long text; it was read as a space, and an empty line after it was an unknown escape)
+    ("escaped line breaks", doc('a: "x\\', '  y \\', '  z"', 'b: "x\\', "", '  y"', 'c: "x\\\\', '  y"', "d: x\\",
+                                "  y"), {"a": "xy z", "b": "x\ny", "c": "x\\ y", "d": "x\\ y"}),
     # (the closing bracket at the key's column, as PyYAML, js-yaml and the yaml package all take it)
     ("flow closed at its key's column", doc("tools: [", "  Read,", "  Write", "]", "m: {", '  "a": 1', "}"),
      {"tools": ["Read", "Write"], "m": {"a": 1}}),
@@ -177,6 +184,7 @@ BLOCK_TEXT = [
     ("folded", doc("a: >", "  one", "  two", "", "  three", "b: 1"), "one two\nthree\n"),
     ("folded strip", doc("a: >-", "  one", "  two", "", ""), "one two"),
     ("folded keep", doc("a: >+", "  one", "", ""), "one\n\n\n"),
+    ("folded keep of empty lines alone", doc("a: >+", "", "", "b: 1"), "\n\n"),
     ("folded several blank lines", doc("a: >", "  one", "", "", "  two"), "one\n\ntwo\n"),
     ("folded leading blank line", doc("a: >", "", "  one"), "\none\n"),
     ("folded keeps more indented lines", doc("a: >", "  one", "    code", "  two"), "one\n  code\ntwo\n"),

@@ -43,7 +43,7 @@ class YamlError(TinyMCPError, ValueError):
 #: the plain words that are no text
 _WORDS = {"null": None, "Null": None, "NULL": None, "~": None, "true": True, "True": True,
           "TRUE": True, "false": False, "False": False, "FALSE": False}
-_ESCAPES = {"n": "\n", "t": "\t", "\t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "/": "/", " ": " ",
+_ESCAPES = {"\n": "", "n": "\n", "t": "\t", "\t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "/": "/", " ": " ",
             "b": "\b", "f": "\f", "e": "\x1b", "a": "\x07", "v": "\x0b", "N": "\x85", "_": "\xa0",
             "L": "\u2028", "P": "\u2029"}
 _RESERVED = {"&": "anchors", "*": "aliases", "!": "tags", "%": "directives", "@": "values starting with '@'",
@@ -223,7 +223,9 @@ class _Reader:
             if len(raw) - len(more) <= indent and not (depth > 0 and more[0] in "]}") or not open_ and depth <= 0 and (
                     _is_item(more) or _is_key(more)) or more[0] == "#" and not enclosed:
                 break
-            pieces += ("\n" * blanks or " ", more.strip(" \t"))
+            # (a line a double-quoted value's odd backslash ends: an escaped line break, no space; see _ESCAPES)
+            escaped = open_ and text[0] == '"' and (len(pieces[-1]) - len(pieces[-1].rstrip("\\"))) % 2
+            pieces += ("\n" * (blanks + escaped) or " ", more.strip(" \t"))
             depth += _depth(pieces[-1]) if depth > 0 else 0
             open_ = open_ and not _closes(pieces[-1], text[0])
             at, blanks, self.at = at + 1, 0, at + 1
@@ -420,8 +422,7 @@ def _number(text, number, column):
         return int(text)
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise YamlError(number, column + 1, "a number too large for a decimal (quote it to keep it "
-                        "as text)")
+        raise YamlError(number, column + 1, "a number too large for a decimal (quote it to keep it as text)")
     return value
 
 
@@ -498,7 +499,7 @@ def _flow(text, at, number, column, depth):
             raise YamlError(number, column + i + 1, "expected ',' or %r" % closing)
 
 
-def skip(text, i, chars=" \t"):
+def skip(text, i, chars=" \t\n"):
     """The index of the first character from ``text[i]`` on that is not one of ``chars``
     (blanks; ``files.formats``: digits, or a Codex name's letters), or ``len(text)``."""
     while i < len(text) and text[i] in chars:
@@ -530,7 +531,7 @@ def _flow_item(text, i, number, column, depth):
     end = i
     while end < len(text) and text[end] not in _FLOW and not _is_comment(text, end):
         end += 1
-    piece = text[i:end].rstrip(" \t")
+    piece = text[i:end].rstrip(" \t\n")
     if not piece:
         raise YamlError(number, column + i + 1, "an empty item")
     return _plain(piece, number, column + i, True), end
@@ -553,5 +554,5 @@ def _fold(lines):
             out.append("\n" * blanks if blanks else " ")
         out.append(line)
         previous, blanks = line, 0
-    out.append("\n" * blanks)
+    out.append("\n" * (blanks - (previous is None)))  # (blank lines alone: as many breaks as '|' keeps)
     return "".join(out)
