@@ -65,6 +65,9 @@ BEHAVIOUR = [
     ("value on the line below its key", doc("a:", "  text  # note", "b: 1"), {"a": "text", "b": 1}),
     ("value on the line below its dash", doc("-", "  text", "- x"), ["text", "x"]),
     ("item over two lines", doc("a:", "  - one", "    two", "  - x"), {"a": ["one two", "x"]}),
+    # (a plain value's next line may start with '- ': text, as YAML reads it; it was an error)
+    ("plain value over a line like an item", doc("a: Do x", "  - then y", "b:", "- one", "  - two"),
+     {"a": "Do x - then y", "b": ["one - two"]}),
     ("quoted value over two lines", doc("a: \"one # not a note", "  two\""), {"a": "one # not a note two"}),
     # (a formatter's wrap of a quoted value, where a line reads as a key or an item: it was an error)
     ("quoted value over a line like a key", doc("a: \"Use when", "  the user says: hi\"", "b: 1"),

@@ -12,9 +12,10 @@ Where YAML readers differ, YAML 1.2's core schema decides: ``yes``/``no``/``on``
 and ``12:30`` are text, ``017`` is 17, ``1e3`` is 1000.0. Keys are text as written
 (``1: a`` and ``{1: a}`` both give the key ``"1"``). A scalar or flow value may start on
 the line below its key and go on over more indented lines (each line break a space, each
-empty line a line break), as formatters write it; a comment ends a plain one, and a line
-that reads as a key or an item ends any but quoted text or brackets not yet closed, as an
-error (a flow mapping over lines is keys in braces). ``0x``/``0o`` numbers are refused;
+empty line a line break), as formatters write it; a comment ends a plain one, a line that
+reads as a key ends any but quoted text or brackets not yet closed, as an error (a flow
+mapping over lines is keys in braces), and one that reads as an item any but those and
+plain text (``x`` then ``  - y`` is ``"x - y"``). ``0x``/``0o`` numbers are refused;
 a word that only starts so (``0xarchive``) is text. A top mapping may be indented. A tab
 is a space between the parts of a line (``a:<tab>1  # c``), never indentation. The last
 line of the text counts as ended, as a front matter's last line always is (``a: |`` then
@@ -206,10 +207,10 @@ class _Reader:
         """``text`` and the lines below it indented more than ``indent``, as YAML folds a
         value over lines: a line break is a space, an empty line a line break (None: no line
         goes on with it). A comment ends a plain value, and a line that reads as a key or
-        an item ends any value (it is then an error: see ``value``) but quoted text not yet
-        closed (``d: "Use when`` then ``  the user says: hello"``, as a formatter wraps it)
-        or a flow collection whose brackets are not (``metadata:`` then ``  {`` and lines of
-        ``"key": value``, as ClawHub writes them)."""
+        (but in plain text) an item ends any value (it is then an error: see ``value``) but
+        quoted text not yet closed (``d: "Use when`` then ``  the user says: hello"``, as a
+        formatter wraps it) or a flow collection whose brackets are not (``metadata:`` then
+        ``  {`` and lines of ``"key": value``, as ClawHub writes them)."""
         pieces, blanks, at, depth = [text], 0, self.at, _depth(text) if text[0] in "[{" else 0
         open_ = text[0] in "\"'" and not _closes(text[1:], text[0])
         while at < len(self.rows) and (enclosed or _strip_comment(pieces[-1]) == pieces[-1]):
@@ -221,7 +222,7 @@ class _Reader:
             # (a line in brackets not yet closed goes on with them: a flow mapping's '"a": 1' lines; and their
             # closing bracket may be at the key's column, as every YAML reader takes 'a: [' ... ']')
             if len(raw) - len(more) <= indent and not (depth > 0 and more[0] in "]}") or not open_ and depth <= 0 and (
-                    _is_item(more) or _is_key(more)) or more[0] == "#" and not enclosed:
+                    _is_item(more) and enclosed or _is_key(more)) or more[0] == "#" and not enclosed:
                 break
             # (a line a double-quoted value's odd backslash ends: an escaped line break, no space; see _ESCAPES)
             escaped = open_ and text[0] == '"' and (len(pieces[-1]) - len(pieces[-1].rstrip("\\"))) % 2
