@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+import time
 
 import pytest
 
@@ -313,6 +314,21 @@ def _watched(monkeypatch, path=None, dirs=()):
     monkeypatch.setattr(watch.Watcher, "start", lambda self: None)
     source.attach(_Clock(), server, log=lambda level, message, exc=None: logged.append((level, message)))
     return source, server, logged
+
+
+def test_a_second_same_size_write_in_the_second_of_the_first_is_served(tmp_path, monkeypatch):
+    # (on a file system keeping whole seconds, a write after the reload of the first looked like none:
+    # the same size, times and inode; its edit was never served. Here every stat says that second)
+    from tinymcp import source as reload
+    config = tmp_path / "prompts.json"
+    config.write_text(json.dumps(named_config(["a"], "Version 1")))
+    second, real = time.time_ns() // 10**9 * 10**9, reload.stat_of
+    monkeypatch.setattr(reload, "stat_of", lambda path: real(path)[:3] + (second, second) + real(path)[5:])
+    source, server, _ = _watched(monkeypatch, str(config))
+    config.write_text(json.dumps(named_config(["a"], "Version 2")))
+    for _ in range(3):  # (a change is read once seen twice the same)
+        source.watcher.check()
+    assert server.config.prompts.get("a")["messages"][0]["text"] == "Version 2"
 
 
 @pytest.mark.needs("files")

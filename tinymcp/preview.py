@@ -51,8 +51,7 @@ def unknown(arg, name, options):
     """What to say of an argument that is no option, with a guess at what was meant
     among ``options``."""
     if not arg.startswith("-") or arg == "-":
-        guess = " (did you mean '--config %s'?)" % arg if arg.endswith(".json") else \
-            " (tinymcp takes options only)"
+        guess = " (did you mean '--config %s'?)" % arg if arg.endswith(".json") else " (tinymcp takes options only)"
         return "unexpected argument %r%s" % (arg, guess)
     guess = SPELLED.get(name) or close_match("--" + name.lstrip("-").lower(),  # (exact first)
                                              [o for o in options if o.startswith("--")])

@@ -7,7 +7,7 @@ server that is never reloaded never loads this, nor starts the thread.
 
 import threading
 from contextlib import nullcontext
-from time import perf_counter
+from time import perf_counter, time_ns
 
 from .errors import ConfigError, cut
 
@@ -51,8 +51,19 @@ class Watcher:
         if sig != source.loaded and sig == source.seen:
             source.reload("changed", sig)
         source.seen = sig
+        if source.loaded == sig and _racy(sig, time_ns()):
+            source.loaded = None  # (read again at the next check that finds the same: see _racy)
         cost, self.took = min(took, self.took), took
         return min(max(source.interval, cost / WATCH_SHARE), WATCH_LONGEST)
+
+
+def _racy(sig, now):
+    """Whether a file of ``sig`` (a ``ConfigFile.signature()``, watched) was written within 2 s
+    of ``now`` on a file system that keeps whole seconds (ext3, HFS+, FAT; ext4 with small
+    inodes): a second write of the same size in that second would look like none, its edit
+    never served (as git's "racily clean" entries). Nanosecond times tell every write apart."""
+    stats = [sig[0]] + [st for folder in sig[1] for _, st in folder]
+    return any(st and st[3] % 10**9 == 0 and now - st[3] < 2 * 10**9 for st in stats)
 
 
 def reload(source, why, sig=None):
@@ -76,10 +87,8 @@ def reload(source, why, sig=None):
             if sig is not None and source.signature() != sig:
                 return False
             message = "invalid config %s (%s): still serving the previous prompts" % (source.name, why)
-            problems = exc.problems if isinstance(exc, ConfigError) else [
-                ("", "%s: %s" % (type(exc).__name__, exc))]
-            source.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m
-                                                       for p, m in problems]))
+            problems = exc.problems if isinstance(exc, ConfigError) else [("", "%s: %s" % (type(exc).__name__, exc))]
+            source.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m for p, m in problems]))
             hub = source.hub
             if hub is not None:
                 hub.loop.call_soon_threadsafe(lambda: tell_sessions(hub, message, problems))

@@ -266,8 +266,7 @@ def _open_brackets(text, pos, most=None):
 
 def _control(c):
     if c in "\r\n":
-        return ('a line break inside a string: end the string with " on its line, or write \\n '
-                'for a line break')
+        return 'a line break inside a string: end the string with " on its line, or write \\n for a line break'
     if c == "\t":
         return "a tab inside a string: write \\t instead"
     return "control character U+%04X inside a string: write \\u%04x instead" % (ord(c), ord(c))

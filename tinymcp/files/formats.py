@@ -517,8 +517,7 @@ def _skill(result, relpath, front, body_line, body):
         result.warnings.append((line, "name: %r breaks the Agent Skills rules (at most 64 lowercase letters, digits "
                                       "and single hyphens): served as %r" % (given, name)))
     elif folders and name != folders[-1]:
-        result.warnings.append((line, "name: %r is not its folder's name %r: served as %r"
-                                % (name, folders[-1], name)))
+        result.warnings.append((line, "name: %r is not its folder's name %r: served as %r" % (name, folders[-1], name)))
     # (without a description, its body's first line, as Claude Code shows it: issue 39 asks
     # for that, where agentskills.io's guidance would leave it out; its folder's parents
     # namespace it, as hosts namespace a plugin's skills)
