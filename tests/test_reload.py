@@ -332,6 +332,25 @@ def test_a_second_same_size_write_in_the_second_of_the_first_is_served(tmp_path,
 
 
 @pytest.mark.needs("files")
+def test_a_served_folder_that_cannot_be_read_now_keeps_its_prompts(tmp_path, monkeypatch):
+    # (chmod 000 on a subfolder: its prompts vanished, told on stderr alone, where a served file
+    # that cannot be read refuses the reload whole. Listing is refused here: root reads anything)
+    folder = tmp_path / "prompts"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.md").write_text("A\n")
+    (folder / "sub" / "s.md").write_text("S\n")
+    source, server, logged = _watched(monkeypatch, dirs=[str(folder)])
+    real_scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path=".": (_ for _ in ()).throw(PermissionError(
+        13, "Permission denied")) if os.fspath(path).endswith("sub") else real_scandir(path))
+    (folder / "b.md").write_text("B\n")
+    for _ in range(2):
+        source.watcher.check()
+    assert sorted(server.config.prompts.names) == ["a", "sub:s"]
+    assert [level for level, message in logged if "Permission denied" in message] == ["error"]
+
+
+@pytest.mark.needs("files")
 def test_a_watched_change_walks_each_folder_twice_the_check_and_the_read(tmp_path, monkeypatch):
     """The check that finds a change (stable over two checks) hands its walk to the reload,
     which walks once more, after it reads (to see a writer that began again): not a third time."""

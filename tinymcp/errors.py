@@ -40,8 +40,7 @@ class ConfigError(TinyMCPError, ValueError):
         if isinstance(problems, str):
             problems = [("", problems)]
         self.problems = list(problems)
-        super().__init__("\n".join(
-            "%s: %s" % (path, msg) if path else msg for path, msg in self.problems))
+        super().__init__("\n".join("%s: %s" % (path, msg) if path else msg for path, msg in self.problems))
 
 
 class ProtocolError(TinyMCPError):

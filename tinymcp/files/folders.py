@@ -505,8 +505,10 @@ def build(config, folders, notes=None, served=None, sources=None):
             if taken:
                 mine.append(_duplicate(where, result, name, owner))
                 _check_apart(result.prompt, where, result, mine)
-            if mine and served is not None and where not in served:
-                notes.extend(_left_out(mine))  # (read leniently: the file is left out)
+            # (read leniently: the file is left out; not one served, nor a folder holding one that cannot be read now)
+            if mine and served is not None and where not in served and not (
+                    os.path.isdir(where) and any(s.startswith(where + os.sep) for s in served)):
+                notes.extend(_left_out(mine))
                 continue
             problems.extend(mine)
             if result is not None and not taken:
