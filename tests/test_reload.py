@@ -341,8 +341,12 @@ def test_a_served_folder_that_cannot_be_read_now_keeps_its_prompts(tmp_path, mon
     (folder / "sub" / "s.md").write_text("S\n")
     source, server, logged = _watched(monkeypatch, dirs=[str(folder)])
     real_scandir = os.scandir
-    monkeypatch.setattr(os, "scandir", lambda path=".": (_ for _ in ()).throw(PermissionError(
-        13, "Permission denied")) if os.fspath(path).endswith("sub") else real_scandir(path))
+
+    def scandir(path="."):
+        if os.fspath(path).endswith("sub"):
+            raise PermissionError(13, "Permission denied")
+        return real_scandir(path)
+    monkeypatch.setattr(os, "scandir", scandir)
     (folder / "b.md").write_text("B\n")
     for _ in range(2):
         source.watcher.check()
