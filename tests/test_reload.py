@@ -316,15 +316,18 @@ def _watched(monkeypatch, path=None, dirs=()):
     return source, server, logged
 
 
-def test_a_second_same_size_write_in_the_second_of_the_first_is_served(tmp_path, monkeypatch):
-    # (on a file system keeping whole seconds, a write after the reload of the first looked like none:
-    # the same size, times and inode; its edit was never served. Here every stat says that second)
-    from tinymcp import source as reload
+@pytest.mark.parametrize("later", [0, 30])
+def test_a_second_same_size_write_in_the_second_of_the_first_is_served(tmp_path, monkeypatch, later):
+    # (on a file system keeping whole seconds, a write after the read of the first looked like none:
+    # the same size, times and inode; its edit was never served. Here every stat says that second;
+    # the checks come at once, or 30 s later, as a large folder's do)
+    from tinymcp import source as reload, watch
     config = tmp_path / "prompts.json"
     config.write_text(json.dumps(named_config(["a"], "Version 1")))
     second, real = time.time_ns() // 10**9 * 10**9, reload.stat_of
     monkeypatch.setattr(reload, "stat_of", lambda path: real(path)[:3] + (second, second) + real(path)[5:])
     source, server, _ = _watched(monkeypatch, str(config))
+    monkeypatch.setattr(watch, "time_ns", lambda: time.time_ns() + later * 10**9)
     config.write_text(json.dumps(named_config(["a"], "Version 2")))
     for _ in range(3):  # (a change is read once seen twice the same)
         source.watcher.check()

@@ -89,8 +89,7 @@ def _check_together(opts, named):
     """Options that need, or exclude, others (``named``: the options given, in order)."""
     others = [name for name in dict.fromkeys(named) if name not in ("--connect", "-h", "--help", "--version")]
     if opts["connect"] is not None and others:  # (the server it reaches has its own)
-        raise UsageError("--connect bridges to a running server: it takes no other option (got %s)"
-                         % ", ".join(others))
+        raise UsageError("--connect bridges to a running server: it takes no other option (got %s)" % ", ".join(others))
     for name, (needed, what) in NEEDS.items():
         if opts[OPTIONS[name][0]] and not opts[needed]:
             raise UsageError("%s needs %s" % (name, what))

@@ -27,7 +27,8 @@ class Watcher:
 
     def __init__(self, source):
         self.source, self.took, self.stop = source, 0.0, threading.Event()
-        source.lock = threading.Lock()  # (a reload at a time: SIGHUP on the loop, a change here)
+        # (a reload at a time: SIGHUP on the loop, a change here; the prompts were read just now, at start)
+        source.lock, source.read_at = threading.Lock(), time_ns()
 
     def start(self):
         threading.Thread(target=self._run, name="tinymcp-watch", daemon=True).start()
@@ -51,7 +52,7 @@ class Watcher:
         if sig != source.loaded and sig == source.seen:
             source.reload("changed", sig)
         source.seen = sig
-        if source.loaded == sig and _racy(sig, time_ns()):
+        if source.loaded == sig and _racy(sig, source.read_at):
             source.loaded = None  # (read again at the next check that finds the same: see _racy)
         cost, self.took = min(took, self.took), took
         return min(max(source.interval, cost / WATCH_SHARE), WATCH_LONGEST)
@@ -59,11 +60,14 @@ class Watcher:
 
 def _racy(sig, now):
     """Whether a file of ``sig`` (a ``ConfigFile.signature()``, watched) was written within 2 s
-    of ``now`` on a file system that keeps whole seconds (ext3, HFS+, FAT; ext4 with small
-    inodes): a second write of the same size in that second would look like none, its edit
-    never served (as git's "racily clean" entries). Nanosecond times tell every write apart."""
+    before ``now``, when it was read, on a file system that keeps whole seconds (ext3, HFS+,
+    FAT; ext4 with small inodes): a second write of the same size in that second would look
+    like none, its edit never served (as git's "racily clean" entries, compared with the time
+    of the read, not of the check: a check may come 30 s later; a time after the read, a clock
+    set back, is not: it would be read again at every check). Nanosecond times tell every
+    write apart."""
     stats = [sig[0]] + [st for folder in sig[1] for _, st in folder]
-    return any(st and st[3] % 10**9 == 0 and now - st[3] < 2 * 10**9 for st in stats)
+    return any(st and st[3] % 10**9 == 0 and 0 <= now - st[3] < 2 * 10**9 for st in stats)
 
 
 def reload(source, why, sig=None):
@@ -73,6 +77,7 @@ def reload(source, why, sig=None):
     with source.lock or nullcontext():
         try:
             source.loaded = source.seen = source.signature() if sig is None else sig
+            source.read_at = time_ns()
             # (a file touched or rewritten as it was is read again: the server finds its
             # prompts unchanged and tells no one; no digest of every start's bytes is kept)
             config = source.load(sig)
