@@ -962,7 +962,8 @@ def test_a_plugin_a_marketplace_lists_inside_another_listed_plugins_folder_is_se
     # every plugin below was lost, said as "no prompt files")
     listing = '{"plugins": [{"name": "all", "source": "./"}, {"name": "hk", "source": "./plugins/hk"}]}'
     root = write(tmp_path / "rooted", {".claude-plugin/marketplace.json": listing, "commands/a.md": "A\n",
-                                       "plugins/hk/commands/help.md": "Help\n", "plugins/notes/x.md": "No.\n"})
+                                       "plugins/hk/commands/help.md": "Help\n", "plugins/notes/x.md": "No.\n",
+                                       "plugins/x/SKILL.md": "Not listed: no skill.\n"})
     assert sorted(names(tinymcp.load_files(prompt_dirs=[root]))) == ["all:a", "hk:help"]
 
 

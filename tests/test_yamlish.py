@@ -86,6 +86,12 @@ BEHAVIOUR = [
     # long text; it was read as a space, and an empty line after it was an unknown escape)
     ("escaped line breaks", doc('a: "x\\', '  y \\', '  z"', 'b: "x\\', "", '  y"', 'c: "x\\\\', '  y"', "d: x\\",
                                 "  y"), {"a": "xy z", "b": "x\ny", "c": "x\\ y", "d": "x\\ y"}),
+    # (what the bracket count and the escaped line break hold: brackets nested over lines, a backslash in
+    # single quotes, a line after the escaped one, an empty line before the closing bracket, a comment sign
+    # in a quoted value over lines; pinned by a mutation check)
+    ("brackets over lines, more cases", doc("a: [[x,", "  y]", "]", "b: 'x\\", "  y'", 'c: "x\\', "  y", '  z"',
+                                            "d: [x", "", "  ]", 'e: "x', "  y # c", '  z"'),
+     {"a": [["x", "y"]], "b": "x\\ y", "c": "xy z", "d": ["x"], "e": "x y # c z"}),
     # (the closing bracket at the key's column, as PyYAML, js-yaml and the yaml package all take it)
     ("flow closed at its key's column", doc("tools: [", "  Read,", "  Write", "]", "m: {", '  "a": 1', "}"),
      {"tools": ["Read", "Write"], "m": {"a": 1}}),
