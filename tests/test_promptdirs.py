@@ -758,6 +758,12 @@ def test_opencode_and_vs_code_folders_are_walked_and_named_as_those_hosts_do(tmp
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".opencode", "command")])) == [
         ".hidden", "team/review"]
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".opencode")])) == [".hidden", "team/review"]
+    # (Emacs' lock of a file it edits, a link to nothing: each editing session was a warning)
+    os.symlink("user@host.1:2", os.path.join(root, ".opencode", "command", "team", ".#review.md"))
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".opencode")], notes=notes)) == [
+        ".hidden", "team/review"]
+    assert notes == []
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".github", "prompts")])) == ["top"]
     assert names(tinymcp.load_files(prompt_dirs=[os.path.join(root, ".github")])) == ["top"]
 

@@ -141,8 +141,10 @@ def read_folder(folder, max_depth=MAX_FOLDER_DEPTH):
     out, problems, left = [], [], MAX_FOLDER_BYTES
     top = os.path.realpath(folder)
     for rel, path, entry, named, kind in _walk(folder, max_depth, problems):
-        if kind == "marketplace":
-            continue  # (read by the walk: listed for folder_signature alone)
+        # (a marketplace: read by the walk, listed for folder_signature alone; Emacs' lock of a file it edits,
+        # ``.#x.md``, a link to nothing, in the folders that read dot files: no prompt, and no warning)
+        if kind == "marketplace" or os.path.basename(rel).startswith(".#") and not os.path.exists(path):
+            continue
         try:
             data = _read_inside(path, top, entry is None or entry.is_symlink()) if left >= 0 else b""
             left -= len(data)
