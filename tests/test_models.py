@@ -14,6 +14,11 @@ def test_duplicate_argument_names():
 def test_placeholder_must_name_a_declared_argument():
     config = {"prompts": [prompt(messages=[{"role": "user", "text": "{nope}"}])]}
     assert problems(config) == [("prompts[0].messages[0].text", "placeholder {nope} names no declared argument")]
+    # (one a slip, a case or spaces away from a declared one: named)
+    for text, meant in (("{ code }", "code"), ("{cod}", "code"), ("{X}", "x")):
+        config = {"prompts": [prompt(arguments=[{"name": meant}], messages=[{"role": "user", "text": text}])]}
+        assert problems(config) == [("prompts[0].messages[0].text", "placeholder %s names no declared argument "
+                                     "(did you mean {%s}?)" % (text, meant))]
 
 
 def test_undeclared_placeholders_are_reported_at_their_field():

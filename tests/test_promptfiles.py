@@ -147,6 +147,8 @@ def test_front_matter_may_open_with_trailing_blanks_as_it_may_close(opener):
     ("---\n- a\n---\nhi", [(2, None, "", "front matter: expected 'key: value' lines, got a list")]),
     ("Hi {{who}}\n", [(1, 4, "", "placeholder {{who}} names no declared argument (declare it under "
                                 "'arguments:', or write \\{{ for literal braces)")]),
+    ("---\narguments:\n  - name: who\n---\nHi {{Who}}\n", [
+        (5, 4, "", "placeholder {{Who}} names no declared argument (did you mean {{who}}?)")]),
     # (a helper, a filter or a field was told to be declared under 'arguments:', which cannot be)
     ("Hi {{upper who}}\n", [(1, 4, "", "{{upper who}}: template logic (Handlebars, Mustache, Jinja or Go "
                                        "template code) is not run here; write \\{{ to keep it as text")]),
@@ -313,7 +315,7 @@ def test_codex_reads_its_front_matter_line_by_line_and_fills_what_is_not_given_w
     assert rendered("fix.md", text, "codex", arg1="it") == [("user", "---\ndescription: open\nFix it.")]
     # (elsewhere, YAML as before: that line is read again quoted, as Claude Code reads it, and told)
     assert parsed("fix.md", "---\ndescription: Fix: the test\n---\nFix $1.\n").warnings == [
-        (2, "read as quoted text, as Claude Code reads front matter YAML refuses (at line 2: "
+        (2, "read as quoted text, as Claude Code reads front matter that YAML refuses (at line 2: "
             "': ' inside a value (quote the value))")]
 
 
@@ -410,6 +412,18 @@ def test_claude_code_named_arguments(names):
     result = parsed("n.md", text)
     assert result.prompt["arguments"] == [{"name": "issue"}, {"name": "branch"}]
     assert rendered("n.md", text, issue="7") == [("user", "Fix 7 on  ($issuer stays)")]
+
+
+@pytest.mark.parametrize("front, body, line, told", [
+    ("arguments:\n  - name: code\n    required: true\n  - name: tone\n    append: ' '", "Review {code}", 4, "{{code}}"),
+    ("arguments: code, focus", "Review {{code}} for $focus", 3, "$code"),
+])
+def test_a_declared_argument_the_text_never_uses_is_told(front, body, line, told):
+    # (a client is asked for it and its value goes nowhere: a placeholder of another format,
+    # MCP Markdown's {code} or a command's {{code}}; an argument an `append` adds is used)
+    result = parsed("r.md", "---\ndescription: Review\n%s\n---\n%s\n" % (front, body))
+    assert result.prompt is not None
+    assert result.warnings == [(line, "argument 'code' is declared, but the text never uses %s" % told)]
 
 
 def test_a_named_argument_with_a_hyphen_is_the_longest_name_that_fits():
@@ -799,7 +813,7 @@ def test_front_matter_yaml_refuses_is_read_again_as_claude_code_reads_it_and_tol
     text = SKILL.replace("Use when", "Use when: the user asks, or").replace("name: pdf-tools", "name: pdf-tools\nk: *")
     result = parsed("pdf-tools/SKILL.md", text)
     assert result.prompt["description"] == "Work with PDF files. Use when: the user asks, or the user mentions PDFs."
-    told = "read as quoted text, as Claude Code reads front matter YAML refuses (at line 3: aliases are not " \
+    told = "read as quoted text, as Claude Code reads front matter that YAML refuses (at line 3: aliases are not " \
            "supported (quote the value))"
     assert result.warnings == [(3, told), (4, told)]  # (not allowed-tools' "Bash(pdftotext:*)": the same text)
     # (nor Claude Code's own examples' hint; a list another line had YAML read is told: now text)

@@ -212,7 +212,7 @@ def _load_front(result, text):
                 # (told where YAML would read it otherwise: a value holding ': ', or a list, a comment...)
                 if key not in ("argument-hint", "argument_hint") and (
                         ": " in value or " #" in value or value[0] in _QUOTED):
-                    told.append((i + 2, "read as quoted text, as Claude Code reads front matter YAML refuses "
+                    told.append((i + 2, "read as quoted text, as Claude Code reads front matter that YAML refuses "
                                         "(at line %d: %s)" % (exc.line, exc.message)))
         try:
             value = load_yaml("\n".join(rows), 2)
@@ -282,13 +282,24 @@ def _mcp(result, relpath, front, body_line, body):
     if listed:
         listed = prompt["arguments"] = [_known(result, a, ARGUMENT_KEYS, ("arguments", i)) if isinstance(a, dict)
                                         else a for i, a in enumerate(listed)]
-    # (the names its arguments declare, which its placeholders may use)
-    declared = {arg["name"] for arg in listed if isinstance(arg, dict) and isinstance(arg.get("name"), str)}
-    messages = []
+    # (the names its arguments declare, which its placeholders may use; by their place, those an `append` does not)
+    declared = {arg["name"]: i for i, arg in enumerate(listed)
+                if isinstance(arg, dict) and isinstance(arg.get("name"), str)}
+    messages, used = [], {arg["name"] for arg in listed if isinstance(arg, dict) and "append" in arg}
     for index, (role, line, text) in enumerate(_segments(result, body, body_line)):
         result.lines["messages[%d]" % index] = result.lines["messages[%d].text" % index] = line
-        messages.append({"role": role, "text": _mcp_template(result, text, line, declared)})
+        messages.append({"role": role, "text": _mcp_template(result, text, line, declared, used)})
+    _unused(result, declared, used, "{{%s}}")
     _finish(result, prompt, messages, body_line)
+
+
+def _unused(result, declared, used, spelled):
+    """Warn of each argument of ``declared`` (name -> its place under ``arguments``) that
+    the text never uses (``used``): what a client gives for it would go nowhere."""
+    for name, i in declared.items() if not result.problems else ():
+        if name not in used:
+            result.warnings.append((result.front_lines.get(("arguments", i), result.front_lines.get(("arguments",), 1)),
+                                    "argument %r is declared, but the text never uses %s" % (name, spelled % name)))
 
 
 def _segments(result, body, first_line):
@@ -378,7 +389,7 @@ def _segment(result, out, role, start, text, explicit):
                     "or remove the marker" % role)
 
 
-def _mcp_template(result, text, first_line, declared):
+def _mcp_template(result, text, first_line, declared, used):
     """The config template of MCP Markdown ``text``: ``{{ arg }}`` becomes ``{arg}``,
     ``\\{{`` a literal ``{{``, and every other brace a literal one. A placeholder is on one
     line; a problem is reported at its line and column, but in a fenced code block, where a
@@ -420,11 +431,14 @@ def _mcp_template(result, text, first_line, declared):
                               "(Handlebars, Mustache, Jinja or Go template code) is not run here; "
                               "write \\{{ to keep it as text" % name)
             return ""  # (one problem a file: the rest of it is the same logic)
+        near = close_match(name, declared) if name not in declared else None  # (only where it is a problem)
         if name not in declared and _template_problem(
-                result, text, opening, first_line, "placeholder {{%s}} names no declared argument "
-                "(declare it under 'arguments:', or write \\{{ for literal braces)" % name):
+                result, text, opening, first_line, "placeholder {{%s}} names no declared argument (%s)" % (name, (
+                    "did you mean {{%s}}?" % near) if near else "declare it under 'arguments:', or write \\{{ for "
+                                                                "literal braces")):
             return ""
         pieces.append("{%s}" % name)
+        used.add(name)
         at = closing + 2
 
 
@@ -492,6 +506,7 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
     # pieces; unfilled, it stays so)
     pieces = _dollar_pieces(body, named, host, hinted, written)
     prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, host)
+    _unused(result, {n: i for i, n in enumerate(named) if _BARE_KEY.issuperset(n)}, set(names.values()), "$%s")
     _single(result, prompt, "".join(
         "{%s}" % names[p] if p in names else _literal(written.get(i, p)) for i, p in enumerate(pieces)), body_line)
 

@@ -7,6 +7,9 @@ formatted or looked up. (A uri field's template is a ``uri.UriTemplate``.)
 """
 
 
+from .check import close_match
+
+
 class Template:
     """A parsed template: ``parts`` alternates literal text (even) and names (odd)."""
 
@@ -118,5 +121,6 @@ def check_template(check, text, path, declared, kind=Template):
     if type(parsed) is not str:
         for name in parsed.parts[1::2]:  # (its placeholders' names)
             if name not in declared:
-                check.fail(path, "placeholder {%s} names no declared argument%s" % (
-                    name, " (write {{ and }} for literal braces)" if any(c in name for c in "\":, ") else ""))
+                near = close_match(name, declared) if len(check.problems) < 20 else None  # (as Check.keys does)
+                check.fail(path, "placeholder {%s} names no declared argument%s" % (name, " (did you mean {%s}?)" % (
+                    near) if near else " (write {{ and }} for literal braces)" if set(name) & set("\":, ") else ""))
