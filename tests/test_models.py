@@ -54,6 +54,14 @@ def test_json_config_cannot_smuggle_code():
         ("prompts[0].render", "expected a callable, got a string")]
 
 
+def test_an_async_callable_is_refused_at_load():
+    # (its coroutine was never awaited: every get failed -32603, a RuntimeWarning each)
+    async def render(arguments):
+        return "x"
+    told = "expected a callable, got an async function (never awaited here: call asyncio.run in a plain one)"
+    assert problems({"prompts": [{"name": "p", "render": render}]}) == [("prompts[0].render", told)]
+
+
 def test_required_argument_takes_no_default():
     config = {"prompts": [prompt(arguments=[{"name": "a", "required": True, "default": "x"}])]}
     assert problems(config) == [("prompts[0].arguments[0].default", "a required argument takes no default")]

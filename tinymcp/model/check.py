@@ -28,8 +28,15 @@ def describe(value):
         return "a list"
     if isinstance(value, dict):
         return "an object"
+    if _is_async(value):
+        return "an async function (never awaited here: call asyncio.run in a plain one)"
     name = type(value).__name__
     return ("an %s" if name[0] in "aeiou" else "a %s") % name
+
+
+def _is_async(value):
+    """Whether ``value`` is an ``async def`` function or method (CO_COROUTINE, CO_ASYNC_GENERATOR)."""
+    return getattr(getattr(value, "__code__", None), "co_flags", 0) & 0x280
 
 
 def shown(value):
@@ -100,7 +107,7 @@ _KINDS = {
     "number": (lambda v: type(v) in (int, float), "a number"),
     "list": (lambda v: type(v) is list, "a list"),
     "object": (lambda v: type(v) is dict, "an object"),
-    "callable": (callable, "a callable"),
+    "callable": (lambda v: callable(v) and not _is_async(v), "a callable"),
 }
 
 
