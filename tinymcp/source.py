@@ -52,14 +52,18 @@ def parse_config(path, data):
     """The config in ``data`` (the bytes of the file ``path``): JSON, no key given twice in
     one object, errors at ``path:line:column`` (worded for the person who wrote the file by
     the ``files`` part, when this copy has it). A file of ``null`` is no config."""
-    config = codec.load_file(data, path, _explain)
+    config = codec.load_file(data, path, lambda text, exc: _explain(path, text, exc))
     if config is None:
         raise ConfigError([("config", "expected an object, got null")])
     return config
 
 
-def _explain(text, exc):
-    """``files.diagnose.explain``; None (the decoder's own words) in a copy without files/."""
+def _explain(path, text, exc):
+    """Why the config file ``path`` is no JSON: a prompt file given for one is said to be,
+    else ``files.diagnose.explain``; None (the decoder's own words) in a copy without files/."""
+    if path.lower().endswith((".md", ".toml")):  # (the decoder's words would tell how to make it JSON)
+        return 0, "a prompt file, not a JSON config: serve its folder with --prompts %s" % (
+            os.path.dirname(path) or ".")
     try:
         from .files.diagnose import explain
     except ImportError:
