@@ -103,6 +103,8 @@ def _check_together(opts, named):
     modes = [name for name in ("--check", "--list", "--render", "--socket") if name in named]
     if len(modes) > 1:  # (each ends what the others do: one would be done, silently)
         raise UsageError("%s: one at a time" % " and ".join(modes))
+    if opts["watch"] and modes and modes != ["--socket"]:
+        raise UsageError("%s does not serve: --watch has nothing to reload" % modes[0])
 
 
 def _has(module):
