@@ -59,6 +59,9 @@ def test_check_on_a_broken_config_prints_one_actionable_line(case):
     ('{"a": 1=2}', "c.json:1:8: expected ',' or '}' after the item, found '='"),
     ('{"a": 5\u20ac}', "c.json:1:8: expected ',' or '}' after the item, found '\u20ac'"),
     ('{"a": 1\u00a0}', "c.json:1:8: expected ',' or '}' after the item, found '\\xa0'"),
+    # (a quote inside a string ends it: that was called a missing comma)
+    ('{"a": "say "hi" now"}', 'c.json:1:12: a " inside a string ends it: write \\" for each quote in its text'),
+    ('{"a": ["x" "y"]}', "c.json:1:12: a comma is missing before this item"),
     # Bug: the number to write was not JSON either (a leading zero kept)
     ('{"a": 0_5}', "c.json:1:7: a number with '_' between digits, which JSON does not allow: write 5"),
     ('{"a": 030s}', 'c.json:1:7: a string without double quotes: write "030s"'),

@@ -117,6 +117,8 @@ def _decoder_error(text, msg, pos):
     if msg.startswith("Expecting ':'"):
         return pos, "expected ':' after the key, %s" % found
     if msg.startswith("Expecting ','"):
+        if text[pos - 1] == '"' and c not in '"{[':  # ("say "hi" now": its second quote ended the string)
+            return pos - 1, 'a " inside a string ends it: write \\" for each quote in its text'
         return _bad_token(text, pos) or (pos, _no_comma(text, pos, c))
     if msg.startswith("Unterminated string"):
         return pos, 'this string never ends: its closing " is missing'
