@@ -862,7 +862,8 @@ def test_a_plugin_is_named_by_its_manifest_and_by_its_folder_when_the_manifest_n
     write(tmp_path / "market", {"plugins/hookify-v2/.claude-plugin/plugin.json": '{"name": "hooks"}'})
     assert promptdirs.folder_signature(root) != before  # (--watch sees a plugin renamed)
     for text, why in (('{"name": "Hook Ify"}', "got 'Hook Ify'"), ('{"version": "1"}', "it gives no name"),
-                      ('{"name": ', "Expecting value"), ('[1]', "not a JSON object")):
+                      ('{"name": "hookify",}', "a comma after the last item, which JSON does not allow: remove it"),
+                      ('[1]', "not a JSON object")):  # (as a config's mistakes are worded: json's words were)
         write(tmp_path / "market", {"plugins/hookify-v2/.claude-plugin/plugin.json": text})
         notes = []
         config = tinymcp.load_files(prompt_dirs=[root], notes=notes)
@@ -1085,6 +1086,19 @@ def test_a_marketplace_entry_whose_folder_is_not_there_is_told(tmp_path):
     assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == []
     assert [message for _, message in notes] == ["no such folder here: './p0', './p1', './p2', './p3', './p4' and "
                                                  "2 more (not served)"]
+    with pytest.raises(tinymcp.ConfigError):  # (strict: --check)
+        tinymcp.load_files(prompt_dirs=[root])
+
+
+def test_a_marketplace_that_is_no_json_is_told_and_check_refuses_it(tmp_path):
+    # (it was passed over without a word: --check said ok, its plugins named as any folder's)
+    listing = '{"plugins": [{"name": "dev", "source": "./dev"}],}'
+    root = write(tmp_path / "m", {".claude-plugin/marketplace.json": listing, "dev/commands/x.md": "X\n"})
+    notes = []
+    assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["dev:commands:x"]
+    assert [(os.path.relpath(path, root), message) for path, message in notes] == [
+        (os.path.join(".claude-plugin", "marketplace.json:1:49"),
+         "a comma after the last item, which JSON does not allow: remove it (not served)")]
     with pytest.raises(tinymcp.ConfigError):  # (strict: --check)
         tinymcp.load_files(prompt_dirs=[root])
 

@@ -17,7 +17,6 @@ folders symlinked to a place outside the folder are read), regular files only,
 """
 
 import os
-from contextlib import suppress
 
 from .. import codec
 from ..errors import ConfigError, clip, clip_names
@@ -25,6 +24,7 @@ from ..model.check import describe, plain
 from ..model.config import load_config
 from ..model.limits import Limits
 from ..io.disk import looked_for, read_regular, stat_of
+from .diagnose import explain
 from .formats import MAX_PATH, parse
 
 #: the most a prompt file may hold; larger is a config error (it is not read)
@@ -370,29 +370,33 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
     if ".claude-plugin" in by_name and (kind != MARKET or real_top in listed):
         where, missing = (rel_top and rel_top + "/") + ".claude-plugin/marketplace.json", []
         found.append((where, market, None, "", "marketplace"))
-        with suppress(ConfigError):  # (one that cannot be read lists nothing)
-            data = codec.load_file(_read_inside(market, real_folder), market)
-            read = type(data) is dict and type(data.get("plugins")) is list
-            for entry in data["plugins"] if read else ():
-                # (a source that is no string, a repository, or holds a NUL or a lone surrogate: it lists nothing)
-                root = type(entry) is dict and type(entry.get("name")) is str and _real(top, entry.get("source"))
-                if root:
-                    if not os.path.isdir(root):  # (nothing to install: said, where 832 skills were left out unsaid)
-                        missing.append(entry["source"])
-                    # (its name takes its folder's place where it is the marketplace itself)
-                    space = named_top.rpartition("/")[0] if root == real_top else named_top
-                    name = entry["name"] and (space and space + "/") + entry["name"]
-                    listed[root] = True if listed.get(root, name) != name else name or True
-                    skills = entry["skills"] if type(entry.get("skills")) is list else [entry.get("skills")]  # (or one)
-                    paths = [path for path in (_real(root, s) for s in skills) if path and _inside(path, root)]
-                    if root == real_top:  # (there, entries that list skills below it replace its skills/; else add)
-                        listed[("only", root)] = listed.get(("only", root), True) and any(p != root for p in paths)
-                    for path in paths:  # (a skill is its entry's, entry:skill; the folders to it and below it read)
-                        if os.path.isfile(os.path.join(path, SKILL)):
-                            listed.setdefault(("skill", path), name)
-                        listed[("dir", path)] = True
-                        while path != root:
-                            listed[("skills", path)], path = True, os.path.dirname(path)
+        try:  # (one that cannot be read lists nothing: told, as a plugin's manifest is)
+            data = codec.load_file(_read_inside(market, real_folder), market, explain)
+        except ConfigError as exc:  # (none: a plugin's folder)
+            data, (at, why) = None, exc.problems[0]
+            if os.path.lexists(market):
+                problems.append((at.replace(market, where, 1), why))
+        read = type(data) is dict and type(data.get("plugins")) is list
+        for entry in data["plugins"] if read else ():
+            # (a source that is no string, a repository, or holds a NUL or a lone surrogate: it lists nothing)
+            root = type(entry) is dict and type(entry.get("name")) is str and _real(top, entry.get("source"))
+            if root:
+                if not os.path.isdir(root):  # (nothing to install: said, where 832 skills were left out unsaid)
+                    missing.append(entry["source"])
+                # (its name takes its folder's place where it is the marketplace itself)
+                space = named_top.rpartition("/")[0] if root == real_top else named_top
+                name = entry["name"] and (space and space + "/") + entry["name"]
+                listed[root] = True if listed.get(root, name) != name else name or True
+                skills = entry["skills"] if type(entry.get("skills")) is list else [entry.get("skills")]  # (or one)
+                paths = [path for path in (_real(root, s) for s in skills) if path and _inside(path, root)]
+                if root == real_top:  # (there, entries that list skills below it replace its skills/; else add)
+                    listed[("only", root)] = listed.get(("only", root), True) and any(p != root for p in paths)
+                for path in paths:  # (a skill is its entry's, entry:skill; the folders to it and below it read)
+                    if os.path.isfile(os.path.join(path, SKILL)):
+                        listed.setdefault(("skill", path), name)
+                    listed[("dir", path)] = True
+                    while path != root:
+                        listed[("skills", path)], path = True, os.path.dirname(path)
         if missing:
             problems.append((where + " (plugins)", "no such folder here: " + clip_names(missing, 5, 80)))
         if by_name[".claude-plugin"].is_dir() and (
@@ -426,7 +430,7 @@ def _plugin_name(data, where):
     if isinstance(data, str):
         return None, (where, data)
     try:
-        manifest = codec.load_file(data, where)
+        manifest = codec.load_file(data, where, explain)  # (worded as a config's mistakes are)
     except ConfigError as exc:
         return None, exc.problems[0]
     given = manifest.get("name") if type(manifest) is dict else None
