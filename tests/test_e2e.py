@@ -194,6 +194,24 @@ def test_serve_given_the_path_of_a_config_file_serves_it(world, tmp_path):
     assert "threads started: []" in err  # (not watched, as --config without --watch: no thread)
 
 
+@pytest.mark.needs("files")
+def test_serve_given_a_path_tells_what_its_folders_leave_out(world, tmp_path):
+    (tmp_path / "pd").mkdir()
+    (tmp_path / "pd" / "bad.md").write_text("Hi {{who}}\n")
+    (tmp_path / "pd" / "good.md").write_text("Hello\n")
+    path = tmp_path / "prompts.json"
+    path.write_text(json.dumps({"prompts": [], "prompt_dirs": ["pd"]}))
+    script = tmp_path / "serve_path.py"
+    script.write_text("import importlib, os, sys\n"
+                      "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
+                      "sys.exit(tinymcp.serve(sys.argv[1]))\n")
+    server = world.stdio(str(path), script=str(script))
+    server.initialize()
+    assert [p["name"] for p in server.call(req(2, "prompts/list", {}))["result"]["prompts"]] == ["good"]
+    rc, err, rest = server.finish(EOF)  # (on stderr, as --config tells it)
+    assert (rc, rest) == (0, b"") and "bad.md:1:4: placeholder {{who}} names no declared argument" in err, err
+
+
 # --- signals ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])

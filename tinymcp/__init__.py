@@ -51,9 +51,9 @@ def serve(config=None, **options):
     ``page_size``, ``list_changed``, ``limits`` (a dict, see docs/security.md), ``log`` (a
     ``log(level, message, exc=None)`` hook; default stderr).
     """
-    from .io.stdio import serve_stdio
+    from .io.stdio import serve_stdio, stderr_log
     from .protocol.session import is_path
-    source = None
+    source, log = None, options.get("log") or stderr_log  # (log: what a folder leaves out, as the CLI tells it)
     if isinstance(config, Server):
         if options:
             raise TypeError("serve(server, ...): %s configure a Server when serve() makes it; "
@@ -63,15 +63,16 @@ def serve(config=None, **options):
         import os
         from .source import ConfigFile
         source = ConfigFile(os.fsdecode(os.fspath(config)))
-        config = source.load()
+        try:
+            config = source.load()
+        finally:
+            source.tell(log)
         options.setdefault("list_changed", True)  # (a change source exists: SIGHUP)
     elif config is None:
         from .model.defaults import DEFAULT_CONFIG as config
     elif isinstance(config, dict) and "prompt_dirs" in config:
-        from .io.log import stderr_log
         notes = []  # (a folder serves its good files; the others are logged)
         config = load_files(config, notes=notes)
-        log = options.get("log") or stderr_log
         for note in notes:
             log("warning", "%s: %s" % note)
     return serve_stdio(Server(config, **options), source=source)
