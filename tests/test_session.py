@@ -169,6 +169,15 @@ def test_a_callable_raising_systemexit_or_keyboardinterrupt_is_internal_error_in
     assert wire.result("ping") == {}
 
 
+@pytest.mark.parametrize("exc", [SystemExit(3), KeyboardInterrupt(), ValueError()])
+def test_a_log_hook_that_raises_loses_its_line_never_an_answer(exc):
+    # Bug: SystemExit and KeyboardInterrupt from the hook ended whatever drove the session
+    wire = Wire({"prompts": [{"name": "r", "render": lambda a: 1 / 0}]}, log=_raising(exc))
+    wire.initialize()
+    assert wire.get("r")["error"]["code"] == -32603
+    assert wire.result("ping") == {}
+
+
 def test_a_reply_that_cannot_be_encoded_becomes_an_internal_error():
     logged = []
     wire = Wire({"prompts": [{"name": "nan", "render": lambda a: [{"role": "user", "content": {

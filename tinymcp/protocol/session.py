@@ -76,7 +76,7 @@ class _Quiet:
     def __call__(self, level, message, exc=None):
         try:
             self.log(level, message, exc)
-        except Exception:
+        except BaseException:  # (SystemExit too: it fails a line of the log, not the server)
             pass
 
 
