@@ -112,13 +112,13 @@ def test_a_cancel_for_a_running_callable_sends_no_reply():
 
 def test_a_cancelled_callable_sends_no_more_progress():
     # (progress "MUST only reference tokens that ... are associated with an in-progress operation")
-    started, release, sent = threading.Event(), threading.Event(), threading.Event()
+    started, release, sent, returned = threading.Event(), threading.Event(), threading.Event(), []
 
     def render(arguments):
-        tinymcp.progress(1)
+        returned.append(tinymcp.progress(1))
         started.set()
         assert release.wait(GUARD)
-        tinymcp.progress(2)
+        returned.append(tinymcp.progress(2))  # (False: the callable can tell it may stop)
         sent.set()
         return "done"
     live = Live({"prompts": [{"name": "slow", "render": render}]})
@@ -129,7 +129,7 @@ def test_a_cancelled_callable_sends_no_more_progress():
     live.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}, req(2, "ping"))
     assert live.frame()["id"] == 2
     release.set()
-    assert sent.wait(GUARD)  # (its progress is on its way to the loop: it must go no further)
+    assert sent.wait(GUARD) and returned == [True, False]  # (had it been sent, it must go no further)
     live.send(req(3, "ping"))
     assert live.frame()["id"] == 3
     assert live.finish() == ([], [0])

@@ -23,12 +23,18 @@ class Later:
     def __init__(self, session, call, deferred):
         self.session, self.call, self.deferred = session, call, deferred
         self.entry = session.outbox.add_pending(call.rid, call.keyed, call.batch)
-        post = session.executor.post
-        call.live = lambda message: post(lambda: self.live(message))
+        call.live = self.send
         limit = session.server.config.limits.max_callable_ms
         # (a request cancelled while its call waits for a thread is never run)
         session.executor.submit(lambda: None if self.entry.dropped else deferred.run(), self.resolve,
                                 limit / 1000.0 if limit else None, session)
+
+    def send(self, message):
+        """``Call.live`` while the callable runs (on its thread): False, sending nothing, once
+        the request is cancelled (so ``progress()`` tells the callable)."""
+        if self.entry.dropped:
+            return False
+        self.session.executor.post(lambda: self.live(message))
 
     def live(self, message):
         # a cancelled request sends nothing more, nor does one answered already (``resolve``

@@ -71,8 +71,7 @@ class Call:
         """Queue a notification to go out before this request's response (at once, while
         its callable runs on a worker thread)."""
         if self.live is not None:
-            self.live(message)
-            return
+            return self.live(message)  # (False: it went nowhere, the request cancelled)
         if self.notes is None:
             self.notes = []
         self.notes.append(message)
@@ -135,7 +134,8 @@ def progress(value, total=None, message=None):
 
     Sends ``notifications/progress`` for the request being served when its
     ``params._meta.progressToken`` asked for it (progress "Progress Flow"), before the
-    response; returns False (and sends nothing) otherwise, e.g. after the response.
+    response; returns False (and sends nothing) otherwise, e.g. after the response or a
+    cancel (a callable may then stop).
     ``value`` MUST increase with each call (progress "Progress Flow", every revision): a
     value that does not raises ValueError.
     """
@@ -157,8 +157,7 @@ def progress(value, total=None, message=None):
         params["total"] = total
     if message is not None and call.revision.progress_message:
         params["message"] = message
-    call.note(notification("notifications/progress", params))
-    return True
+    return call.note(notification("notifications/progress", params)) is not False
 
 
 # --- the connection ------------------------------------------------------------------
