@@ -115,6 +115,17 @@ def test_a_render_callable_runs_behind_get_prompt_too():
     assert json.loads(tool_text(result)) == {"messages": [{"role": "user", "content": "made"}]}
 
 
+def test_a_render_callable_too_big_to_serve_is_an_error_result_as_messages_are():
+    # (it was a -32602 protocol error where the same prompt's messages gave an error result)
+    made = {"render": lambda a: "x" * 200}, {"messages": [{"role": "user", "text": "x" * 200}]}
+    wire = Wire({"prompts_as_tools": True, "limits": {"max_render_bytes": 100},
+                 "prompts": [dict(shape, name="p%d" % i) for i, shape in enumerate(made)]})
+    wire.initialize()
+    texts = [tool_text(wire.result("tools/call", {"name": "get_prompt", "arguments": {"name": "p%d" % i}}))
+             for i in (0, 1)]
+    assert texts[0] == texts[1] and "exceeds the limit of 100 (max_render_bytes)" in texts[0]
+
+
 def test_without_the_option_there_are_no_tools():
     wire = Wire({"prompts": [prompt()]})
     assert "tools" not in wire.initialize()["capabilities"]

@@ -71,11 +71,16 @@ def _tools_call(session, call, args):
     except InvalidParams as exc:  # (unknown prompt, refused arguments: as prompts/get says it)
         return _result(call, exc.message, error=True)
     if type(got) is Deferred:  # (a render callable runs first)
-        return Deferred(call, got.work, lambda value: _messages(call, got.finish(value), limits))
+        return Deferred(call, got.work, lambda value: _messages(call, got, limits, value))
     return _messages(call, got, limits)
 
 
-def _messages(call, got, limits):
+def _messages(call, got, limits, *value):
+    """The tool result of ``got``, prompts/get's result (or, with ``value``, its ``Deferred``'s)."""
+    try:
+        got = got.finish(*value) if value else got
+    except InvalidParams as exc:  # (its messages too big to serve: as above)
+        return _result(call, exc.message, error=True)
     return _result(call, dumps({"messages": [
         {"role": m["role"], "content": m["content"]["text"] if m["content"]["type"] == "text" else m["content"]}
         for m in got["messages"]]}), limits=limits)
