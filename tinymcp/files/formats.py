@@ -108,11 +108,8 @@ def prompt_name(relpath, name=None, sep=":"):
     ``git:commit``, Claude Code's and Gemini CLI's own spelling; OpenCode's is ``git/commit``)."""
     parts = relpath.split("/")
     stem = parts[-1]
-    for suffix in (".prompt.md", ".md", ".toml"):
-        if stem.lower().endswith(suffix):
-            stem = stem[:-len(suffix)]
-            break
-    return sep.join(parts[:-1] + [stem if name is None else name])
+    suffix = next((s for s in (".prompt.md", ".md", ".toml") if stem.lower().endswith(s)), "")  # (.prompt.md first)
+    return sep.join(parts[:-1] + [stem[:len(stem) - len(suffix)] if name is None else name])
 
 
 def _named(relpath, front):
