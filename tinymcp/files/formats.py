@@ -227,11 +227,10 @@ def _is_command(front, body):
     """A plain ``.md`` that reads as a Claude Code or Codex command (see the module doc)."""
     arguments = front.get("arguments")
     mcp_arguments = isinstance(arguments, list) and any(isinstance(a, dict) for a in arguments)
-    if "title" in front or "icons" in front or mcp_arguments:
-        return False
-    if any(key in HOST_KEYS for key in front) or isinstance(arguments, (str, list)):
-        return True
-    return _positional(body, first_only=True)
+    # (an MCP key or argument list says MCP Markdown; else a host's key, a list of names or a position, a command)
+    return not ("title" in front or "icons" in front or mcp_arguments) and (any(key in HOST_KEYS for key in front)
+                                                                         or isinstance(arguments, (str, list)) or
+                                                                         _positional(body, first_only=True))
 
 
 def _positional(body, first_only=False):
