@@ -126,8 +126,7 @@ def parse(relpath, text, host=None):
     ``codex`` one, a ``.md`` is a command whatever it holds (with Codex's placeholders)."""
     if text.startswith("\ufeff"):
         text = text[1:]  # (a byte order mark says nothing more)
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # (a text without one is returned as it is)
     lower = relpath.lower()
     if lower.endswith(".toml"):
         return _gemini(relpath, text, host)
