@@ -766,11 +766,8 @@ def _gemini(relpath, text, host=None):
         data = tomllib.loads(text)
     except (ValueError, RecursionError) as exc:  # (tomllib recurses: 500 nested arrays ended the server; and
         # an integer past Python's 4,300 digits raises int()'s ValueError through it: loading did)
-        line, column, message = 1, None, "an integer too long to read"
-        if isinstance(exc, RecursionError):
-            message = "nested too deeply to read"
-        elif isinstance(exc, tomllib.TOMLDecodeError):
-            line, column, message = _toml_position(str(exc))
+        line, column, message = _toml_position(str(exc)) if isinstance(exc, tomllib.TOMLDecodeError) else (
+            1, None, "nested too deeply to read" if isinstance(exc, RecursionError) else "an integer too long to read")
         result.fail(line, column, "", "invalid TOML: %s" % message)
         return result
     result.lines.update(_toml_lines(text))
