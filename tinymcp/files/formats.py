@@ -415,9 +415,8 @@ def _mcp_template(result, text, first_line, declared, used):
             if _template_problem(result, text, opening, first_line, "'{{' opens no placeholder: "
                                  "write {{name}}, or \\{{ for literal braces"):
                 return ""
-            end = text.find("\n", opening)  # (the rest of its line is taken as it is)
-            pieces.append(_literal(text[opening:] if end < 0 else text[opening:end]))
-            at = len(text) if end < 0 else end
+            at = text.find("\n", opening) % (len(text) + 1)  # (the rest of its line is taken as it is; -1: the end)
+            pieces.append(_literal(text[opening:at]))
             continue
         # (a helper, a filter or a field, {{upper x}}, {{x | default(1)}}, {{.x}}: no name to declare)
         if name[:1] in _LOGIC or name.partition(" ")[0] == "else" or (  # ({{else}}, {{else if x}}: not {{elsewhere}})
