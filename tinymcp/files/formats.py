@@ -444,9 +444,8 @@ MOST_PROBLEMS = 20
 def _template_problem(result, text, at, first_line, message):
     """Report a problem at ``text[at]``; True once the file has told all it tells: its
     templates are read no further."""
-    if len(result.problems) <= MOST_PROBLEMS:
-        line, column = line_column(text, at)
-        result.fail(first_line + line - 1, column, "", message)
+    line, column = line_column(text, at)  # (past them, once a template: it is then read no further)
+    result.fail(first_line + line - 1, column, "", message)  # (fail() records it only while the file tells more)
     return len(result.problems) > MOST_PROBLEMS
 
 
