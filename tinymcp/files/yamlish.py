@@ -358,11 +358,9 @@ def _colon(text):
     any comment), or -1."""
     end = _comment_at(text) if "#" in text else len(text)
     at = text.find(":", 0, end)
-    while at >= 0:
-        if at + 1 == len(text) or text[at + 1] in " \t":
-            return at
+    while at >= 0 and text[at + 1:at + 2] not in ("", " ", "\t"):
         at = text.find(":", at + 1, end)
-    return -1
+    return at
 
 
 def _strip_comment(text):
