@@ -365,9 +365,8 @@ def _colon(text):
 
 def _strip_comment(text):
     """``text`` without a trailing `` # comment`` (quotes and brackets respected)."""
-    if "#" not in text or text[:1] in ("\"", "'", "[", "{"):
-        return text.rstrip(" \t")  # (no comment, or one that the quoted or flow reader takes off)
-    return text[:_comment_at(text)].rstrip(" \t")
+    # (one the quoted or flow reader takes off, else up to _comment_at: the whole text where there is none)
+    return (text if text[:1] in ("\"", "'", "[", "{") else text[:_comment_at(text)]).rstrip(" \t")
 
 
 def _refuse_reserved(text, flow, number, column, advice, at=0):
