@@ -272,8 +272,7 @@ class _Reader:
             if rest[:1] not in ("", " ", "\t"):
                 raise YamlError(number, column + len(text) - len(rest) + 1, "expected a space after ':'")
         else:
-            if text[0] in _RESERVED:
-                _refuse_reserved(text, False, number, column, "plain data only")
+            _refuse_reserved(text, False, number, column, "plain data only")  # (when it starts with one)
             if text[0] in "[{":
                 raise YamlError(number, column + 1, "a flow %s where a key was expected (write "
                                 "'key: value' lines)" % ("list" if text[0] == "[" else "mapping"))
