@@ -582,12 +582,9 @@ def _manifest(renames, read_well, named, data, where, served, notes):
 
 def _renamed(renames, named):
     """``named`` with the folder-named path of the plugin it is in replaced (``renames``)."""
-    parts = named.split("/")
-    for i in range(len(parts) - 1, 0, -1):
-        before = "/".join(parts[:i])
-        if before in renames:
-            return renames[before] + named[len(before):]
-    return named
+    parts = named.split("/")  # (the longest folder path first)
+    before = next((b for b in ("/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)) if b in renames), None)
+    return named if before is None else renames[before] + named[len(before):]
 
 
 def _left_out(problems):
