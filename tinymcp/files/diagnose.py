@@ -60,14 +60,10 @@ def explain(text, exc):
 
 
 def _looks_like_yaml(text):
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line in ("---", "...") or line.startswith(("%YAML", "- ")):
-            return True
-        return re.match(r"[\w.-]+[ \t]*:([ \t]|$)", line) is not None
-    return False
+    """Whether the first line that is not blank nor a comment ("": none) reads as YAML's."""
+    line = next((line for line in map(str.strip, text.splitlines()) if line and not line.startswith("#")), "")
+    return line in ("---", "...") or line.startswith(("%YAML", "- ")) or re.match(
+        r"[\w.-]+[ \t]*:([ \t]|$)", line) is not None
 
 
 def _known_mistake(text, pos):
