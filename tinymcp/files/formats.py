@@ -359,8 +359,7 @@ def _marker(line):
     text = line.strip()
     if not (text.startswith(_MARKER_OPEN) and text.endswith(_MARKER_CLOSE)):
         return None
-    inner = text[len(_MARKER_OPEN):-len(_MARKER_CLOSE)].strip()
-    key, colon, role = inner.partition(":")
+    key, colon, role = text[len(_MARKER_OPEN):-len(_MARKER_CLOSE)].partition(":")  # (each part stripped below)
     return role.strip() if colon and key.strip() == "role" else None
 
 
