@@ -291,10 +291,9 @@ def _mcp(result, relpath, front, body_line, body):
 def _unused(result, declared, used, spelled):
     """Warn of each argument of ``declared`` (name -> its place under ``arguments``) that
     the text never uses (``used``): what a client gives for it would go nowhere."""
-    for name, i in declared.items() if not result.problems else ():
-        if name not in used:
-            result.warnings.append((result.front_lines.get(("arguments", i), result.front_lines.get(("arguments",), 1)),
-                                    "argument %r is declared, but the text never uses %s" % (name, spelled % name)))
+    result.warnings += [(result.front_lines.get(("arguments", i), result.front_lines.get(("arguments",), 1)),
+                         "argument %r is declared, but the text never uses %s" % (name, spelled % name))
+                        for name, i in (declared.items() if not result.problems else ()) if name not in used]
 
 
 def _segments(result, body, first_line):
