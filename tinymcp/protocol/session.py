@@ -133,11 +133,8 @@ class Server:
         it is applied at once. Returns the new config.
         """
         new = self._load(config)
-        if self.change_hooks:
-            for hook in list(self.change_hooks):
-                hook(new)
-        else:
-            self.apply_config(new)
+        for hook in list(self.change_hooks) or [self.apply_config]:  # (no transport: applied at once)
+            hook(new)
         return new
 
     def apply_config(self, new, since=None):
