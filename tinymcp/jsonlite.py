@@ -117,9 +117,7 @@ class _Reader:
 
     def object(self, i):
         text, out = self.text, {}
-        i = self.skip(i)
-        done = text[i:i + 1] == "}"
-        i += done
+        done, i = self.after(i, "}", True)
         while not done:
             if text[i:i + 1] != '"':
                 raise DecodeError("Expecting property name enclosed in double quotes", text, i)
@@ -133,22 +131,22 @@ class _Reader:
 
     def array(self, i):
         out = []
-        i = self.skip(i)
-        done = self.text[i:i + 1] == "]"
-        i += done
+        done, i = self.after(i, "]", True)
         while not done:
             value, i = self.value(i)
             out.append(value)
             done, i = self.after(i, "]")
         return out, i
 
-    def after(self, i, closing):
-        """After a member: ``(True, the index past closing)``, or ``(False, the index of the
-        next member)``."""
+    def after(self, i, closing, first=False):
+        """After a member (or, ``first``, the opening bracket): ``(True, the index past
+        closing)``, or ``(False, the index of the next member)``."""
         i = self.skip(i)
         c = self.text[i:i + 1]
         if c == closing:
             return True, i + 1
+        if first:  # (no comma before the first member)
+            return False, i
         if c != ",":
             raise DecodeError("Expecting ',' delimiter", self.text, i)
         nxt = self.skip(i + 1)
