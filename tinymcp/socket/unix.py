@@ -317,9 +317,7 @@ class _Acceptor:
     def _closed(self, pump):
         self.hub.discard(pump)
         self.others.discard(pump)
-        sock = self.sockets.pop(pump, None)
-        if sock is not None:
-            sock.close()
+        self.sockets.pop(pump).close()  # (a pump closes once, and is in sockets from its making to then)
 
 
 def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), source=None, log=None,
