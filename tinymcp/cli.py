@@ -123,42 +123,38 @@ def main(argv=None, default_config=None, default_name="default config", gc_pause
     to be turned back on here (``_resume_gc``)."""
     try:
         opts = parse_args(sys.argv[1:] if argv is None else argv)
-    except UsageError as exc:
+        if opts["help"] or opts["version"]:
+            from .preview import show
+            return show(opts, default_config)
+        if opts["connect"] is not None:
+            _resume_gc(gc_paused)
+            from .socket.bridge import bridge
+            return bridge(opts["connect"])
+        loaded = _load(opts, default_config, default_name)
+        _resume_gc(gc_paused)
+        if type(loaded) is int:
+            return loaded
+        server, source = loaded
+        if opts["check"] or opts["list"] or opts["render"] is not None:
+            from .preview import show
+            return show(opts, server=server, name=default_name if source is None else source.name,
+                        sources=source and (getattr(source.lenient, "sources", {}), source.path))
+        if opts["socket"] is not None:
+            from .socket.unix import serve_options
+            return serve_options(opts, server, source)
+        if sys.stdin is not None and sys.stdin.isatty():
+            # a person at a terminal, not a host: say what this is instead of seeming to hang
+            sys.stderr.write("tinymcp: serving MCP on stdio (one JSON-RPC message per line); an MCP host "
+                             "normally starts this. Ctrl-D ends it.\n")
+            sys.stderr.flush()
+        from .io.stdio import serve_stdio
+        return serve_stdio(server, source=source)
+    except ListenError as exc:  # (a socket path it refuses to use: raised by socket/ alone, before serving)
+        sys.stderr.write("tinymcp: %s\n" % exc)
+        return 1
+    except UsageError as exc:  # (the command line's, or the values of the socket's options: checked by socket/)
         from .preview import usage_error
         return usage_error(exc)
-    if opts["help"] or opts["version"]:
-        from .preview import show
-        return show(opts, default_config)
-    if opts["connect"] is not None:
-        _resume_gc(gc_paused)
-        from .socket.bridge import bridge
-        return bridge(opts["connect"])
-    loaded = _load(opts, default_config, default_name)
-    _resume_gc(gc_paused)
-    if type(loaded) is int:
-        return loaded
-    server, source = loaded
-    if opts["check"] or opts["list"] or opts["render"] is not None:
-        from .preview import show
-        return show(opts, server=server, name=default_name if source is None else source.name,
-                    sources=source and (getattr(source.lenient, "sources", {}), source.path))
-    if opts["socket"] is not None:
-        from .socket.unix import serve_options
-        try:
-            return serve_options(opts, server, source)
-        except ListenError as exc:
-            sys.stderr.write("tinymcp: %s\n" % exc)
-            return 1
-        except UsageError as exc:  # (its options' values: checked by socket/)
-            from .preview import usage_error
-            return usage_error(exc)
-    if sys.stdin is not None and sys.stdin.isatty():
-        # a person at a terminal, not a host: say what this is instead of seeming to hang
-        sys.stderr.write("tinymcp: serving MCP on stdio (one JSON-RPC message per line); an MCP host "
-                         "normally starts this. Ctrl-D ends it.\n")
-        sys.stderr.flush()
-    from .io.stdio import serve_stdio
-    return serve_stdio(server, source=source)
 
 
 def _resume_gc(paused):
