@@ -188,11 +188,9 @@ def _complete_params(params):
 
 def _context_arguments(ctx):
     """``context.arguments`` of a completion request (an object of strings), or None."""
-    if ctx is None:
-        return None
     args = ctx.get("arguments") if type(ctx) is dict else None
-    if type(ctx) is not dict or (args is not None and (
-            type(args) is not dict or not all(type(v) is str for v in args.values()))):
+    if ctx is not None and (type(ctx) is not dict or (args is not None and (
+            type(args) is not dict or not all(type(v) is str for v in args.values())))):
         raise InvalidParams("Invalid params: context.arguments must be an object of strings")
     return args
 
