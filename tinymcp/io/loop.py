@@ -158,10 +158,7 @@ class Loop:
         elif timers:
             left = max(min(timers).when - time.monotonic(), 0.0)
             timeout = left if timeout is None else min(left, timeout)
-        if turns:  # (those asked for during this round wait for the next)
-            self._next_round = []
-        else:
-            turns = ()
+        self._next_round = []  # (those asked for during this round wait for the next)
         # (the wait in ms rounded up: PyPy's poll() cuts it down, woke early, and spun until a timer was due)
         for fd, events in self.selector.poll(None if timeout is None else -(-timeout * 1000 // 1)):
             # the callbacks are looked up again: an earlier one may have changed them (a
