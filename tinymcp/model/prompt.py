@@ -66,12 +66,11 @@ def check(problems, p, path):
     if ("messages" in p) == ("render" in p):
         problems.fail(path, "expected exactly one of 'messages' or 'render'")
     if "messages" in p:  # (checked even beside 'render': one run lists every problem)
-        messages = p["messages"]
-        if type(messages) is not list:
-            problems.field(p, "messages", path, "list")
-        elif not messages:
+        # (not a list: field records it and gives None)
+        messages = p["messages"] if type(p["messages"]) is list else problems.field(p, "messages", path, "list")
+        if messages == []:
             problems.fail(path + ".messages", "expected at least one message")
-        for i, msg in enumerate(messages if type(messages) is list else ()):
+        for i, msg in enumerate(messages or ()):
             if type(msg) is dict and len(msg) == 2 and msg.get("role") in ROLES and type(msg.get("text")) is str:
                 text = msg["text"]
                 if ("{" in text or "}" in text) and not names_within(text, declared):
@@ -104,11 +103,9 @@ def _check_name(problems, obj, path):
 def _check_arguments(problems, p, path):
     """The names of ``p``'s arguments, each argument checked."""
     declared = set()
-    arguments = p["arguments"]
-    if type(arguments) is not list:
-        problems.field(p, "arguments", path, "list")
-        return declared
-    for i, a in enumerate(arguments):
+    # (not a list: field records it and gives None)
+    arguments = p["arguments"] if type(p["arguments"]) is list else problems.field(p, "arguments", path, "list")
+    for i, a in enumerate(arguments or ()):
         name = a.get("name") if type(a) is dict else None
         if type(name) is str and _PLAIN_ARGUMENT_KEYS.issuperset(a) and name and name.isprintable() \
                 and name not in declared and type(a.get("title", "")) is str \
