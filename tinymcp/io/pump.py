@@ -201,10 +201,9 @@ class StreamPump:
         if self.eof and not (self.out or session.pending or session.busy):
             self.close()  # (every request read has had its answer)
             return
-        if not (self.eof or self.paused or self._waiting or session.pending):
-            read = True
-        else:  # paused on a peer that may never read: still learn that it hung up (stdio)
-            read = "hangup" if self.paused and not self.eof and self.eof_drain is not None else False
+        # (paused on a peer that may never read: still learn that it hung up, stdio; else read when nothing holds it)
+        read = "hangup" if self.paused and not self.eof and self.eof_drain is not None else not (
+            self.eof or self.paused or self._waiting or session.pending)
         self._want(read, bool(self.out))
 
     def _next_turn(self):
