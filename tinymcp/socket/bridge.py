@@ -142,24 +142,23 @@ class _Relay:
     def _from_server(self):
         """Read what the server sent; False at its end."""
         data = read_some(self.sock.fileno())
-        if data is None:
-            return True
-        self.to_host += data
-        self.mid_line = not data.endswith(b"\n") if data else self.mid_line
-        for msg, _, in_array in self._messages("server", data):
-            if "method" in msg or "id" not in msg:
-                continue
-            if msg["id"] is not None:
-                self.asked.pop(_key(msg["id"]), None)
-            elif not in_array and type(msg.get("error")) is dict and type(msg["error"].get("data")) is dict:
-                # a line refused unread, id null (not JSON, too long or too deep, no valid
-                # id, a batch refused whole): the server names the line (``data.line``)
-                line = msg["error"]["data"].get("line")
-                for key in [key for key, asked in self.asked.items() if asked[1] == line]:
-                    del self.asked[key]
-                if type(line) is int and line > self.counted["host"]:
-                    self.refused.add(line)
-        return bool(data)
+        if data:  # (None: nothing to read now; b"": its end, where nothing is left to relay)
+            self.to_host += data
+            self.mid_line = not data.endswith(b"\n")
+            for msg, _, in_array in self._messages("server", data):
+                if "method" in msg or "id" not in msg:
+                    continue
+                if msg["id"] is not None:
+                    self.asked.pop(_key(msg["id"]), None)
+                elif not in_array and type(msg.get("error")) is dict and type(msg["error"].get("data")) is dict:
+                    # a line refused unread, id null (not JSON, too long or too deep, no valid
+                    # id, a batch refused whole): the server names the line (``data.line``)
+                    line = msg["error"]["data"].get("line")
+                    for key in [key for key, asked in self.asked.items() if asked[1] == line]:
+                        del self.asked[key]
+                    if type(line) is int and line > self.counted["host"]:
+                        self.refused.add(line)
+        return data != b""
 
     def _messages(self, side, data):
         """``(message, line, in an array)`` for each message (an array's one by one) of the
