@@ -69,8 +69,7 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
         log("error", "the server at %s closed the connection%s" % (path, (
             ": %d request%s answered -32000" % (len(relay.asked), "" if len(relay.asked) == 1 else "s"))
             if relay.asked else ""))
-        return 1
-    return 0
+    return 1 if relay.server_first else 0
 
 
 class _Relay:
