@@ -175,9 +175,7 @@ class Session:
     """
 
     def __init__(self, server, log=None, list_changed=None, executor=None):
-        if not isinstance(server, Server):
-            server = Server(server)
-        self.server = server
+        self.server = server = server if isinstance(server, Server) else Server(server)
         self.log = log_hook(log, server, no_log)
         self.conn = Connection(server, list_changed is not False)
         self.outbox = Outbox()
