@@ -105,11 +105,11 @@ class Server:
 
     def __init__(self, config, log=None, list_changed=False, page_size=None, limits=None, prompts_as_tools=None):
         check = Check()
-        if page_size is not None:
-            page_size = check.bounded({"page_size": page_size}, "page_size", "", 1)
+        # (those given, None being none, checked as a config's values are: "no" is no true)
+        given = {k: v for k, v in (("page_size", page_size), ("prompts_as_tools", prompts_as_tools)) if v is not None}
+        page_size = check.bounded(given, "page_size", "", 1)
         overrides = Limits.from_wire(check, plain(limits), "limits") if limits is not None else {}
-        if prompts_as_tools is not None:  # (as page_size and limits are: "no" is no true)
-            check.field({"prompts_as_tools": prompts_as_tools}, "prompts_as_tools", "", "boolean")
+        check.field(given, "prompts_as_tools", "", "boolean")
         if check.problems:
             raise ConfigError(check.problems)
         self._overrides = (page_size, overrides, prompts_as_tools)
