@@ -330,12 +330,24 @@ def test_a_stale_socket_is_removed_and_replaced(world):
     assert world.client(path).call(req(1, "ping"))["result"] == {}
 
 
-def test_a_path_too_long_for_af_unix_exits_1_with_a_message(world):
-    path = os.path.join(world.dir, "x" * 120)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's 108-byte socket paths")
+def test_a_path_too_long_for_af_unix_exits_1_saying_where_it_was_bound(world):
+    # (the path it takes is the same whatever the pid: at a pid of 5 digits, 2 bytes more were taken than at 7)
+    room = 107 - len(os.fsencode(world.dir)) - len("/.1234567/s")
+    path = os.path.join(world.dir, "x" * (room + 1))
     rc, out, err = run(["--socket", path], stdin=subprocess.DEVNULL)
-    assert rc == 1
-    assert err.startswith("tinymcp: cannot listen on %s: " % path)
-    assert not os.path.lexists(path)
+    assert (rc, out) == (1, "") and not os.path.lexists(path)
+    assert err.startswith("tinymcp: cannot listen on %s: " % path) and err.endswith(", %d bytes)\n" % 108), err
+    path = os.path.join(world.dir, "y" * room)
+    world.server("--socket", path)
+    assert world.client(path).call(req(1, "ping"))["result"] == {}
+
+
+def test_a_relative_path_not_found_says_where_it_was_looked_for(world):
+    for args in (["--socket", "no/s"], ["--connect", "none"]):
+        rc, out, err = run(args, stdin=subprocess.DEVNULL, cwd=world.dir)
+        assert (rc, out) == (1, "") and "looked for %s, as the current directory is %s" % (
+            os.path.join(world.dir, args[1]), world.dir) in err, err
 
 
 def test_a_socket_file_replaced_while_serving_is_not_removed_at_exit(served):
@@ -952,6 +964,32 @@ def test_connect_talks_to_a_server_of_another_uid_only_in_a_folder_that_uid_owns
         assert rc == 1 and out == "", err
         assert "cannot connect to %s: its server runs as uid 65534, not as you, root or the owner of its " \
                "folder\n" % path in err and "is `tinymcp --socket" not in err
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (to connect as another uid)")
+def test_connect_kept_out_by_the_socket_files_mode_says_so(world):
+    # (it asked whether the server was running, which it was)
+    from tinymcp.socket.bridge import bridge
+    path = world.path("s")
+    world.server("--socket", path)  # (0600: its owner's alone)
+    os.chmod(world.dir, 0o755)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no pytest machinery from here on, only os._exit
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            os.write(w, b" -> %d" % bridge(path, log=lambda level, message: os.write(w, message.encode())))
+        finally:
+            os._exit(0)
+    os.close(w)
+    try:
+        told = read_to_eof(r).decode()
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+    assert told == "cannot connect to %s: Permission denied (its mode or group keeps you out: --socket-mode, " \
+                   "--socket-group) -> 1" % path
 
 
 def test_connect_to_nothing_exits_1_saying_what_to_start(world):

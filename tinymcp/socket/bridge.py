@@ -10,12 +10,14 @@ by: when the server goes away first, each is answered -32000 and the exit status
 so the host sees it. Errors go to stderr; stdout carries only frames.
 """
 
+import errno
 import os
 import select
 import socket
 
 from ..codec import encode, loads
 from ..errors import ParseError
+from ..io.disk import looked_for
 from ..io.log import stderr_log
 from ..io.loop import HALF_CLOSED
 from ..io.pump import DRAIN_SECONDS, QUIET_ERRORS, read_some
@@ -54,8 +56,9 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
             raise OSError("its server runs as uid %d, not as you, root or the owner of its folder" % uid)
     except OSError as exc:
         sock.close()
-        log("error", "cannot connect to %s: %s" % (path, exc.strerror or exc) + (
-            "" if exc.errno is None else " (is `tinymcp --socket %s` running?)" % path))
+        hint = ("its mode or group keeps you out: --socket-mode, --socket-group" if exc.errno == errno.EACCES else
+                ("is `tinymcp --socket %s` running? " % path + looked_for(path)).rstrip() if exc.errno else "")
+        log("error", "cannot connect to %s: %s%s" % (path, exc.strerror or exc, hint and " (%s)" % hint))
         return 1
     sock.setblocking(False)
     restore = nonblocking_pipes((in_fd, out_fd))

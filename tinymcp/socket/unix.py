@@ -26,6 +26,7 @@ from contextlib import suppress
 
 from ..codec import encode
 from ..errors import ListenError, UsageError
+from ..io.disk import looked_for
 from ..io.log import Throttle, stderr_log
 from ..io.loop import Loop
 from ..io.pump import Hub, StreamPump, read_some
@@ -123,7 +124,7 @@ def listen(path, log=stderr_log, mode=0o600, gid=None):
     _clear_path(path, log)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     # (bound at a longer path than ``path``: a path too long to connect to is refused, as bind refuses it)
-    private = "%s.%d" % (path, os.getpid())
+    private = "%s.%07d" % (path, os.getpid())  # (7 digits whatever the pid: the longest path it takes is one)
     inner = os.path.join(private, "s")
     try:
         os.mkdir(private, 0o700)
@@ -139,9 +140,12 @@ def listen(path, log=stderr_log, mode=0o600, gid=None):
             with suppress(OSError):
                 os.unlink(inner)
             os.rmdir(private)
-    except OSError as exc:
+    except OSError as exc:  # (where it failed, when not at the path: bind's own error names no file)
         sock.close()
-        raise ListenError("cannot listen on %s: %s" % (path, exc.strerror or exc))
+        at = exc.filename or (inner if "too long" in str(exc) else path)
+        note = looked_for(path) if exc.errno == errno.ENOENT else "" if at == path else "at %s, %d bytes" % (
+            at, len(os.fsencode(at)))
+        raise ListenError("cannot listen on %s: %s%s" % (path, exc.strerror or exc, note and " (%s)" % note))
     return sock, _identity(st)
 
 
