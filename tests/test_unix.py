@@ -639,6 +639,15 @@ def test_connect_bridges_stdio_to_a_socket_service_and_ends_with_it(world):
     assert rc == 0 and out == b"", err
 
 
+def test_connect_ended_by_ctrl_c_exits_130_without_a_traceback(world):
+    path = world.path("s")
+    world.server("--socket", path)
+    bridge = world.stdio("--connect", path)
+    assert bridge.call(req(1, "ping"))["result"] == {}  # (relaying: its loop runs)
+    rc, err, out = bridge.finish(signal.SIGINT)
+    assert (rc, err, out) == (130, "", b"")
+
+
 def test_connect_passes_on_the_refusal_line_of_a_full_server(world):
     path = world.path("s")
     world.server("--socket", path, "--max-clients", "1")

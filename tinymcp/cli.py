@@ -2,7 +2,7 @@
 
 Exit status: 0 after serving until EOF or SIGTERM/SIGINT (or a closed stdout), and for
 a valid ``--check``; 1 for an invalid config or a socket path it refuses to use; 2 for
-a usage error.
+a usage error; 130 for Ctrl-C outside serving (a long load, the ``--connect`` bridge).
 """
 
 import sys
@@ -155,6 +155,8 @@ def main(argv=None, default_config=None, default_name="default config", gc_pause
     except UsageError as exc:  # (the command line's, or the values of the socket's options: checked by socket/)
         from .preview import usage_error
         return usage_error(exc)
+    except KeyboardInterrupt:  # (Ctrl-C outside serving, which ends with 0: during a long load, or the bridge's)
+        return 130
 
 
 def _resume_gc(paused):
