@@ -69,7 +69,7 @@ def bridge(path, in_fd=0, out_fd=1, log=stderr_log):
         sock.close()
         restore_blocking(restore)
     if relay.server_first:
-        log("error", "the server at %s closed the connection%s" % (path, (
+        log("error", "the server at %s closed the connection%s%s" % (path, " (%s)" % relay.why if relay.why else "", (
             ": %d request%s answered -32000" % (len(relay.asked), "" if len(relay.asked) == 1 else "s"))
             if relay.asked else ""))
     return 1 if relay.server_first else 0
@@ -86,6 +86,7 @@ class _Relay:
         self.lines = {"host": bytearray(), "server": bytearray()}  # each way's unfinished line
         self.counted = {"host": 0, "server": 0}  # each way's lines so far
         self.refused = set()  # host lines refused unread before the bridge had them whole
+        self.why = None  # the service's refusal of this client ("Connection refused: ..."), when it sent one
 
     def run(self):
         sock_fd = self.sock.fileno()
@@ -152,6 +153,8 @@ class _Relay:
                     continue
                 if msg["id"] is not None:
                     self.asked.pop(_key(msg["id"]), None)
+                elif not in_array and type(msg.get("error")) is dict and msg["error"].get("code") == -32000:
+                    self.why = str(msg["error"].get("message"))  # (its answers and the host's log say it)
                 elif not in_array and type(msg.get("error")) is dict and type(msg["error"].get("data")) is dict:
                     # a line refused unread, id null (not JSON, too long or too deep, no valid
                     # id, a batch refused whole): the server names the line (``data.line``)
@@ -217,7 +220,8 @@ class _Relay:
         if self.mid_line:
             self.to_host += b"\n"
         if self.server_first:
-            closed = {"code": -32000, "message": "Connection closed: the tinymcp server went away before answering"}
+            closed = {"code": -32000, "message": self.why or "Connection closed: the tinymcp server went away "
+                                                               "before answering"}
             self.to_host += b"".join(encode(error(rid, closed)) for rid, _ in self.asked.values())
         while self.to_host:
             if not select.select([], [self.out_fd], [], DRAIN_SECONDS)[1]:
