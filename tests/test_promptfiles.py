@@ -664,6 +664,8 @@ def test_gemini_toml_args_and_literal_shell_and_file_injection():
 @needs_tomllib
 @pytest.mark.parametrize("text, expected", [
     ('description = "x"\n', [(1, None, "prompt", "missing required key 'prompt' (the command's text)")]),
+    ('description = "x"\nprompts = "y"\n', [  # (a near miss, named where it is: it was told at line 1)
+        (2, None, "prompts", "missing required key 'prompt' (the command's text, not 'prompts')")]),
     ('prompt = 3\n', [(1, None, "prompt", "expected a string, got the number 3")]),
     ('# the text\n\nprompt = [3]\n', [(3, None, "prompt", "expected a string, got a list")]),
     ('prompt = "x\n', [(1, 12, "", "invalid TOML: Illegal character '\\n'")]),

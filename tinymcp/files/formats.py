@@ -779,9 +779,11 @@ def _gemini(relpath, text, host=None):
     description = data.get("description", "")  # (Gemini CLI: an empty one is none)
     prompt["description"] = description if description != "" else "Custom command from %s" % relpath.rsplit("/", 1)[-1]
     body = data.get("prompt")
-    if not isinstance(body, str):
-        result.fail(result.lines.get("prompt", 1), None, "prompt", "missing required key 'prompt' (the "
-                    "command's text)" if body is None else "expected a string, got %s" % describe(body))
+    if not isinstance(body, str):  # (a near miss of it, `prompts =`, named where it is)
+        near = close_match("prompt", [key for key in data if key != "prompt"]) if body is None else None
+        result.fail(result.lines.get(near or "prompt", 1), None, near or "prompt", "missing required key 'prompt' "
+                    "(the command's text%s)" % (", not %r" % near if near else "") if body is None
+                    else "expected a string, got %s" % describe(body))
         return result
     pieces = body.split("{{args}}")
     prompt["arguments"] = [{"name": "args", "description": "Everything after the command, as typed"}]
