@@ -321,7 +321,9 @@ class _Acceptor:
     def _closed(self, pump):
         self.hub.discard(pump)
         self.others.discard(pump)
-        self.sockets.pop(pump).close()  # (a pump closes once, and is in sockets from its making to then)
+        sock = self.sockets.pop(pump, None)  # (a close after the acceptor's own, at shutdown, finds none)
+        if sock is not None:
+            sock.close()
 
 
 def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), source=None, log=None,
