@@ -642,7 +642,8 @@ def test_connect_bridges_stdio_to_a_socket_service_and_ends_with_it(world):
 def test_connect_ended_by_ctrl_c_exits_130_without_a_traceback(world):
     path = world.path("s")
     world.server("--socket", path)
-    bridge = world.stdio("--connect", path)
+    # (SIGINT as a terminal's Ctrl-C sends it: a shell's background job, as CI may be, inherits it ignored)
+    bridge = world.stdio("--connect", path, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert bridge.call(req(1, "ping"))["result"] == {}  # (relaying: its loop runs)
     rc, err, out = bridge.finish(signal.SIGINT)
     assert (rc, err, out) == (130, "", b"")
