@@ -213,3 +213,31 @@ def test_progress_of_an_int_no_float_can_hold_fails_the_request():
     wire.initialize()
     reply = wire.request("prompts/get", {"name": "r", "_meta": {"progressToken": "t"}})
     assert reply["error"]["code"] == -32603
+
+
+# The per-request debug message says "1 message", "2 messages"
+def test_the_debug_message_of_a_get_counts_its_messages_in_words():
+    two = {"name": "two", "messages": [{"role": "user", "text": "a"}, {"role": "assistant", "text": "b"}]}
+    m = modern_wire({"prompts": [{"name": "one", "messages": [{"role": "user", "text": "a"}]}, two]})
+    level = {"io.modelcontextprotocol/logLevel": "debug"}
+    for name, words in (("one", "1 message"), ("two", "2 messages")):
+        note, reply = m.modern("prompts/get", {"name": name}, **level)
+        assert note["method"] == "notifications/message" and "result" in reply
+        assert note["params"]["data"] == "prompts/get %r: %s" % (name, words)
+
+
+# progress() returns True when it sent the notification, False when it sent nothing (its docstring,
+# and the README's "from inside a render callable")
+def test_progress_returns_whether_it_sent_a_notification():
+    said = []
+
+    def render(args):
+        said.append(tinymcp.progress(1, 2, "half"))
+        return "done"
+    wire = Wire({"prompts": [{"name": "r", "render": render}]})
+    wire.initialize()
+    with_token = wire.send({"jsonrpc": "2.0", "id": 1, "method": "prompts/get",
+                            "params": {"name": "r", "_meta": {"progressToken": "t"}}})
+    without = wire.send({"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "r"}})
+    assert [r.get("method") for r in with_token + without] == ["notifications/progress", None, None]
+    assert said == [True, False]

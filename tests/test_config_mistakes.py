@@ -233,3 +233,12 @@ def test_a_usage_error_names_the_program_as_it_was_started():
 def test_a_file_a_quarter_of_it_nuls_is_taken_for_utf16():
     # (a quarter of NULs is the bound: UTF-16 text with half of it ASCII)
     assert problem("c.json", b"x\x00y\x00zzzz") == ["c.json:1:1: the file is UTF-16, not UTF-8: save it as UTF-8"]
+
+
+# Exactly twenty duplicates are all told, with no "more may be given twice"
+def test_a_config_of_exactly_twenty_duplicate_keys_names_them_all_and_no_more():
+    text = '{"x": {' + ", ".join('"a": 1' for _ in range(21)) + "}}"
+    with pytest.raises(ConfigError) as caught:
+        parse_config("c.json", text.encode())
+    found = ["%s: %s" % p for p in caught.value.problems]
+    assert len(found) == 20 and all("duplicate key x.a" in f for f in found)

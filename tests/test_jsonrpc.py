@@ -236,3 +236,32 @@ def test_a_line_of_values_within_the_limit_is_served_whatever_its_strings_hold()
     text = ",:[{" * 1000  # (commas, colons and openers inside a string are no values)
     [reply] = wire.send({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": {"x": text}}})
     assert reply["result"] == {}
+
+
+# A line holds two quotes a string; one of fewer strings than max_line_values, with more separators
+# inside them, is served
+def test_a_line_of_fewer_strings_than_max_line_values_is_served_whatever_its_strings_hold():
+    wire = Wire(limited_config(max_line_values=64))
+    params = {"k%d" % i: ",:[{" * 5 for i in range(20)}
+    msg = {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": params}
+    assert 64 < json.dumps(msg).count('"') < 2 * 64  # (45 strings; 400 separators inside them)
+    assert wire.send(msg) == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
+
+
+# Byte 0xFF, never UTF-8, is no value separator: a line of them is a parse error, not refused for its
+# values
+def test_a_line_of_bytes_ff_is_a_parse_error_not_a_line_of_too_many_values():
+    wire = Wire(limited_config(max_line_values=64))
+    [reply] = wire.raw(b"\xff" * 100 + b"\n")
+    assert reply["error"] == {"code": -32700, "message": "Parse error: invalid UTF-8 at byte 0", "data": {"line": 1}}
+
+
+# A partial line past the limit and room for its \r is refused at once ("as soon as the limit is
+# passed"), before its newline
+def test_a_line_past_max_line_bytes_and_its_cr_is_refused_before_its_newline_comes():
+    wire = Wire(limited_config(max_line_bytes=64))
+    assert wire.raw(b"x" * 65) == []  # (still 64 bytes and a \r, perhaps)
+    assert wire.raw(b"x") == [{"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "Invalid Request: line longer than the 64-byte limit (max_line_bytes)",
+        "data": {"line": 1}}}]
+    assert wire.raw(b"xxx\n" + json.dumps(PING).encode() + b"\n") == [{"jsonrpc": "2.0", "id": "next", "result": {}}]

@@ -1,11 +1,13 @@
 """Every limit: a test at the limit and one past it; past it, an error naming it and the next line served."""
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
-from conftest import PING, Wire, limited_config, nested
-from tinymcp import ConfigError, load_config
+from conftest import PING, Wire, limited_config, nested, problems
+from tinymcp import ConfigError, Server, load_config
 from tinymcp.model.limits import Limits
 from tinymcp.model.template import Template
 
@@ -340,3 +342,57 @@ def test_max_line_bytes_is_at_least_64():
     with pytest.raises(ConfigError) as info:
         load_config({"prompts": [], "limits": {"max_line_bytes": 63}})
     assert info.value.problems == [("limits.max_line_bytes", "expected an integer of 64 or more, got 63")]
+
+
+# A backslash takes 2 bytes on the wire; text of backslashes was measured at 1 a character against
+# max_render_bytes
+def test_max_render_bytes_counts_a_backslash_as_the_two_bytes_it_sends():
+    for limit, refused in ((20, False), (19, True)):
+        wire = Wire(limited_config(max_render_bytes=limit))
+        wire.initialize()
+        reply = wire.get("p", {"big": "\\" * 10})
+        assert ("error" in reply) is refused, (limit, reply)
+    assert reply["error"]["message"] == ("Invalid params: the rendered prompt (20 bytes on the wire) exceeds "
+                                         "the limit of 19 (max_render_bytes)")
+
+
+# An embedded resource's uri counts toward max_render_bytes (docs/security.md: "text, data and URIs")
+# for a render callable's result
+def test_a_render_callables_resource_uri_counts_toward_max_render_bytes():
+    block = {"type": "resource", "resource": {"uri": "file:///" + "u" * 40, "text": "hi"}}
+    for limit, refused in ((50, False), (49, True)):
+        wire = Wire({"limits": {"max_render_bytes": limit},
+                     "prompts": [{"name": "r", "render": lambda a: [{"role": "user", "content": block}]}]})
+        wire.initialize()
+        assert ("error" in wire.get("r")) is refused, limit
+
+
+# Limits that are no object: a problem (else a TypeError out of load_config, or, a list, limits silently
+# ignored)
+@pytest.mark.parametrize("value, described", [(5, "the number 5"), ([], "a list"), ("big", "a string")])
+def test_limits_that_are_no_object_are_a_problem(value, described):
+    assert problems({"prompts": [], "limits": value}) == [("limits", "expected an object, got %s" % described)]
+    with pytest.raises(ConfigError) as info:
+        Server({"prompts": []}, limits=value)
+    assert info.value.problems == [("limits", "expected an object, got %s" % described)]
+
+
+# The smallest value each limit takes
+@pytest.mark.parametrize("name, least", [("max_depth", 2), ("max_batch", 1), ("max_render_bytes", 1),
+                                         ("max_listen_streams", 1), ("max_line_values", 64),
+                                         ("max_arguments", 0), ("max_argument_bytes", 0),
+                                         ("max_callable_ms", 0), ("max_folder_depth", 0)])
+def test_each_limit_takes_its_least_value_and_no_less(name, least):
+    assert getattr(load_config({"prompts": [], "limits": {name: least}}).limits, name) == least
+    assert problems({"prompts": [], "limits": {name: least - 1}}) == [
+        ("limits." + name, "expected an integer of %d or more, got %d" % (least, least - 1))]
+
+
+# The defaults are what docs/security.md's table says
+def test_the_limits_defaults_are_those_docs_security_md_gives():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "security.md").read_text(encoding="utf-8")
+    documented = {}
+    for name, default in re.findall(r"^\| `(max_\w+)`[^|]*\| ([^|]+)\|", text, re.M):
+        number, unit = re.match(r"([\d,]+)\s*(MiB|KiB)?", default.strip()).groups()
+        documented[name] = int(number.replace(",", "")) * {"MiB": 1 << 20, "KiB": 1 << 10, None: 1}[unit]
+    assert documented == {name: getattr(Limits(), name) for name in Limits.DEFAULTS}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import LISTEN, MODERN, Wire, completion_config, modern_wire, one, simple_config
+from conftest import LISTEN, MODERN, Wire, completion_config, modern_wire, one, prompt, simple_config
 from schema_check import SPEC_DIR, check_server_message
 
 
@@ -337,3 +337,41 @@ def test_a_complete_callable_is_given_no_context_when_the_client_sends_none():
     assert wire.complete("smart", "")["result"]["completion"]["values"] == ["v"]
     assert wire.complete("smart", "", context={"a": "b"})["result"]["completion"]["values"] == ["v"]
     assert seen == [None, {"a": "b"}]
+
+
+# An argument that is no object was an internal error (-32603)
+@pytest.mark.parametrize("argument", ["word", 3, ["word", ""]])
+def test_a_completion_argument_that_is_no_object_is_invalid_params(argument):
+    wire = Wire(completion_config())
+    wire.initialize()
+    assert wire.error("completion/complete", {"ref": {"type": "ref/prompt", "name": "pick"},
+                                              "argument": argument}) == {
+        "code": -32602, "message": "Invalid params: argument must be an object with string name and value"}
+
+
+# A complete callable that returns a generator (any iterable of strings) was answered -32603
+def test_a_complete_callable_may_return_any_iterable_of_strings():
+    wire = Wire(completion_config(arguments=[{"name": "a", "complete": lambda v, c: (v + s for s in "xy")}],
+                                  messages=[{"role": "user", "text": "{a}"}]))
+    wire.initialize()
+    assert wire.complete("a", "q")["result"]["completion"] == {"values": ["qx", "qy"], "total": 2, "hasMore": False}
+
+
+# A cursor is base64 of 4 bytes and the name, so its length (and padding) follows the name's: every
+# length resumes
+@pytest.mark.parametrize("era", ["handshake", "stateless"])
+def test_pages_follow_prompts_whose_names_have_any_length(era):
+    names = ["n" * k for k in range(1, 41)]
+    wire = Wire({"page_size": 1, "prompts": [prompt(name=n) for n in names]})
+    if era == "handshake":
+        wire.initialize()
+        assert wire.pages() == [[n] for n in names]
+        return
+    cursor, pages = None, []
+    while True:
+        [reply] = wire.modern("prompts/list", {"cursor": cursor} if cursor else {})
+        pages.append([p["name"] for p in reply["result"]["prompts"]])
+        cursor = reply["result"].get("nextCursor")
+        if cursor is None:
+            break
+    assert pages == [[n] for n in names]

@@ -3,6 +3,8 @@
 import json
 import random
 
+import pytest
+
 from conftest import Wire, modern_wire, one, problems, prompt
 
 
@@ -170,3 +172,39 @@ def test_modern_prompt_fields_follow_the_2026_schema():
                       "arguments": [{"name": "a", "title": "A"}]}
     content = one(m.modern("prompts/get", {"name": "p", "arguments": {"a": "f"}}))["result"]["messages"][0]["content"]
     assert content["uri"] == "file:///f" and content["icons"] and content["annotations"]
+
+
+# A prompt that is no object is a problem at its path (not an AttributeError out of load_config)
+@pytest.mark.parametrize("value, described", [(3, "the number 3"), ("p", "a string"), (None, "null"),
+                                              (["p"], "a list")])
+def test_a_prompt_that_is_no_object_is_a_problem_at_its_path(value, described):
+    assert problems({"prompts": [prompt(), value]}) == [("prompts[1]", "expected an object, got %s" % described)]
+
+
+# A non-callable argument 'complete' loaded, and its first completion/complete was an internal error
+def test_an_arguments_complete_must_be_callable():
+    assert problems({"prompts": [prompt(arguments=[{"name": "a", "complete": "words.txt"}])]}) == [
+        ("prompts[0].arguments[0].complete", "expected a callable, got a string")]
+
+
+# A config that holds itself
+def test_a_config_that_holds_itself_is_one_problem():
+    config = {"prompts": []}
+    config["prompts"].append(config)
+    assert problems(config) == [("config", "nested too deeply (or a value that holds itself)")]
+
+
+# A number of 19 digits is quoted in a message
+def test_a_number_of_nineteen_digits_is_quoted_in_a_problem():
+    assert problems({"prompts": [], "server": {"name": 10 ** 18}}) == [
+        ("server.name", "expected a string, got the number 1000000000000000000")]
+    assert problems({"prompts": [], "server": {"name": 10 ** 19}}) == [
+        ("server.name", "expected a string, got a number")]
+
+
+# A wrong choice is shown whole up to 40 characters, else its first 40 and "..."
+def test_a_wrong_choice_is_shown_up_to_forty_characters():
+    assert problems({"prompts": [], "cache_scope": "x" * 40}) == [
+        ("cache_scope", "expected 'public' or 'private', got '%s'" % ("x" * 40))]
+    assert problems({"prompts": [], "cache_scope": "y" * 41}) == [
+        ("cache_scope", "expected 'public' or 'private', got '%s...'" % ("y" * 40))]

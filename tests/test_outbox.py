@@ -1,6 +1,7 @@
 """The outbox: replies keyed by request id, dropped by a cancel with their notifications; batch replies as one array."""
 
 from conftest import LISTEN, meta, modern_wire, simple_config
+from tinymcp.protocol.outbox import Batch, Outbox
 
 
 # --- cancellation ----------------------------------------------------------------------------
@@ -171,3 +172,22 @@ def test_the_outbox_size_is_what_it_sends_of_a_batch_that_waited_through_a_take(
     assert box.take() == b""  # (the batch waits for its first)
     box.fill(first, b"", b'{"id":1}\n')
     assert box.size == len(box.take()) == len(b'[{"id":1},{"id":2},{"id":3}]\n')
+
+
+# An answer that came was held back until every other pending answer had come too
+def test_an_answer_that_came_leaves_while_another_is_still_pending():
+    box = Outbox()
+    first, second = box.add_pending(1, True), box.add_pending(2, True)
+    box.fill(first, b"", b'{"id":1}\n')
+    assert box.take() == b'{"id":1}\n'
+    box.fill(second, b"", b'{"id":2}\n')
+    assert box.take() == b'{"id":2}\n'
+
+
+# A batch whose first reply came by ``fill`` was counted 2 bytes short (its array's brackets), and
+# backpressure reads the size
+def test_the_outbox_size_is_what_it_sends_of_a_batch_whose_first_reply_came_later():
+    box, batch = Outbox(), Batch()
+    first = box.add_pending(1, True, batch)
+    box.fill(first, b"", b'{"id":1}\n')
+    assert box.size == len(box.take()) == len(b'[{"id":1}]\n')

@@ -308,3 +308,16 @@ def test_eof_ends_streams_only_after_every_line_a_budget_held_back():
     replies = m.decode(out)
     assert [(r.get("id"), r.get("method")) for r in replies] == [
         (10, None), (11, None), (12, None), (None, "notifications/cancelled"), (3, None)]
+
+
+# Only notifications/cancelled cancels, and only with an object of params; another notification naming
+# a requestId dropped that request's reply, and a cancel with list params was answered -32603 (a
+# notification is never answered)
+def test_only_a_cancel_with_an_object_of_params_cancels_and_no_notification_is_answered(wire):
+    wire.initialize()
+    replies = wire.send(
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"requestId": 1, "progress": 1}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": [1]},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"})
+    assert replies == [{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "result": {}}]

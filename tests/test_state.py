@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import LISTEN, MODERN, Wire, meta, modern_wire, one, req, simple_config
+from conftest import LISTEN, META_SUB, MODERN, Wire, meta, modern_wire, one, req, simple_config
 from tinymcp import Session
 from tinymcp.protocol.revisions import ALL_VERSIONS
 
@@ -333,3 +333,23 @@ def test_server_events_wait_for_initialize_and_then_follow_the_config_log_level(
     wire.initialize()
     assert json.loads(wire.session.log_event("info", "reloaded"))["params"]["level"] == "info"
     assert wire.session.log_event("debug", "reloaded") == b""
+
+
+# A second listen with an open stream's id was acknowledged and replaced the first stream's filter
+def test_a_listen_reusing_the_id_of_an_open_stream_is_refused_and_the_stream_keeps_its_filter():
+    m = modern_wire(list_changed=True)
+    assert m.modern("subscriptions/listen", LISTEN, rid="s")[0]["params"]["notifications"] == {
+        "promptsListChanged": True}
+    assert one(m.modern("subscriptions/listen", {"notifications": {}}, rid="s"))["error"] == {
+        "code": -32600, "message": "Invalid Request: a listen stream with this id is already open"}
+    assert m.decode(m.session.prompts_changed()) == [{"jsonrpc": "2.0", "method": "notifications/prompts/list_changed",
+                                                      "params": {"_meta": {META_SUB: "s"}}}]
+
+
+# The documented bound (docs/decisions.md, docs/security.md: "at most 256 characters") was held only
+# through the constant itself
+def test_a_listen_streams_id_may_be_the_documented_256_characters():
+    m = modern_wire()
+    assert "error" not in one(m.modern("subscriptions/listen", LISTEN, rid="x" * 256))
+    assert one(m.modern("subscriptions/listen", LISTEN, rid="y" * 257))["error"]["message"] == (
+        "Invalid Request: a listen stream's id may be 256 characters at most")
