@@ -178,6 +178,13 @@ def test_a_log_hook_that_raises_loses_its_line_never_an_answer(exc):
     assert wire.result("ping") == {}
 
 
+def test_a_log_hook_that_cannot_be_called_is_refused_at_once():
+    # (it was taken, and every diagnostic lost without a word: each call failed inside the hook's guard)
+    for make in (tinymcp.Server, Session):
+        with pytest.raises(TypeError, match=r"log must be callable as log\(level, message, exc=None\), got a string"):
+            make({"prompts": []}, log="stderr")
+
+
 def test_a_reply_that_cannot_be_encoded_becomes_an_internal_error():
     logged = []
     wire = Wire({"prompts": [{"name": "nan", "render": lambda a: [{"role": "user", "content": {

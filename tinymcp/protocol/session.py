@@ -29,7 +29,7 @@ from itertools import count
 
 from ..codec import encode
 from ..errors import CallbackFailed, ConfigError, InternalError, InvalidParams, InvalidRequest, ProtocolError, clip
-from ..model.check import Check, plain
+from ..model.check import Check, describe, plain
 from ..model.config import load_config
 from ..model.limits import Limits
 from .jsonrpc import (LineBuffer, Refused, TooLong, check_id, error, is_notification, is_response, notification,
@@ -82,7 +82,10 @@ class _Quiet:
 
 def quiet(log):
     """``log`` made never to raise; one made so already is returned as it is (a
-    transport's, handed on to its sessions, is wrapped once)."""
+    transport's, handed on to its sessions, is wrapped once). One that cannot be called
+    is refused: every diagnostic would be lost, silently."""
+    if not callable(log):
+        raise TypeError("log must be callable as log(level, message, exc=None), got %s" % describe(log))
     return log if type(log) is _Quiet else _Quiet(log)
 
 

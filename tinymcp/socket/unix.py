@@ -195,8 +195,7 @@ def _raise_fd_limit(need, log):
             new = need if hard == resource.RLIM_INFINITY else min(need, hard)
             resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
             if new < need:
-                log("warning", "open-files limit %d is below the %d that --max-clients needs"
-                    % (new, need))
+                log("warning", "open-files limit %d is below the %d that --max-clients needs" % (new, need))
 
 
 # --- serving -----------------------------------------------------------------------------
