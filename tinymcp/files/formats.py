@@ -227,9 +227,9 @@ def _is_command(front, body):
     arguments = front.get("arguments")
     mcp_arguments = isinstance(arguments, list) and any(isinstance(a, dict) for a in arguments)
     # (an MCP key or argument list says MCP Markdown; else a host's key, a list of names or a position, a command)
-    return not ("title" in front or "icons" in front or mcp_arguments) and (any(key in HOST_KEYS for key in front)
-                                                                         or isinstance(arguments, (str, list)) or
-                                                                         _positional(body, first_only=True))
+    return not ("title" in front or "icons" in front or mcp_arguments) and (
+        any(key in HOST_KEYS for key in front) or isinstance(arguments, (str, list))
+        or _positional(body, first_only=True))
 
 
 def _positional(body, first_only=False):
