@@ -110,5 +110,5 @@ def test_a_prompts_own_value_wins_and_the_handshake_era_is_never_asked():
 
 def test_ask_for_missing_is_a_boolean():
     assert problems({"prompts": [prompt(ask_for_missing=1)], "ask_for_missing": "yes"}) == [
-        ("ask_for_missing", "expected true or false, got a string"),
+        ("ask_for_missing", "expected true or false, got the string 'yes'"),
         ("prompts[0].ask_for_missing", "expected true or false, got the number 1")]

@@ -26,7 +26,7 @@ def test_every_problem_is_listed():
     assert problems(config) == [
         ("page_size", "expected an integer of 1 or more, got 0"),
         ("prompts[1].name", "duplicate prompt name 'p'"),
-        ("prompts[2].arguments[0].name", "expected a string, got true"),
+        ("prompts[2].arguments[0].name", 'expected a string, got true (in quotes it is text)'),
         ("prompts[3].messages[0].role", "expected 'user' or 'assistant', got 'system'"),
     ]
 
@@ -38,7 +38,7 @@ def test_a_duplicate_of_a_prompt_of_the_common_shape_is_reported_and_not_stored(
 
 def test_server_info_fields_are_strings():
     assert problems({"prompts": [], "server": {"name": 1}}) == [
-        ("server.name", "expected a string, got the number 1")]
+        ("server.name", 'expected a string, got the number 1 (in quotes it is text)')]
 
 
 def test_bool_is_not_an_integer_page_size():

@@ -306,7 +306,7 @@ def test_limits_are_validated_at_load():
         load_config({"prompts": [], "limits": {"max_batch": 0, "max_dept": 3, "max_line_bytes": "big"}})
     assert info.value.problems == [
         ("limits.max_dept", "unknown key (did you mean 'max_depth'?)"),
-        ("limits.max_line_bytes", "expected an integer, got a string"),
+        ("limits.max_line_bytes", "expected an integer, got the string 'big'"),
         ("limits.max_batch", "expected an integer of 1 or more, got 0"),
     ]
 
@@ -369,7 +369,7 @@ def test_a_render_callables_resource_uri_counts_toward_max_render_bytes():
 
 # Limits that are no object: a problem (else a TypeError out of load_config, or, a list, limits silently
 # ignored)
-@pytest.mark.parametrize("value, described", [(5, "the number 5"), ([], "a list"), ("big", "a string")])
+@pytest.mark.parametrize("value, described", [(5, "the number 5"), ([], "a list"), ("big", "the string 'big'")])
 def test_limits_that_are_no_object_are_a_problem(value, described):
     assert problems({"prompts": [], "limits": value}) == [("limits", "expected an object, got %s" % described)]
     with pytest.raises(ConfigError) as info:

@@ -53,7 +53,7 @@ def test_both_messages_and_render_still_checks_the_messages():
 
 def test_json_config_cannot_smuggle_code():
     assert problems({"prompts": [{"name": "p", "render": "__import__('os').system('true')"}]}) == [
-        ("prompts[0].render", "expected a callable, got a string")]
+        ("prompts[0].render", "expected a callable, got the string \"__import__('os').system('true')\"")]
 
 
 def test_an_async_callable_is_refused_at_load():
@@ -110,7 +110,7 @@ def test_null_fields_are_config_errors_whatever_else_the_prompt_holds():
             ("prompts[0].arguments[1].default", "expected a string, got null"),
             ("prompts[0].arguments[2].required", "expected true or false, got null")]
     assert problems({"prompts": [prompt(arguments="ab")]}) == [  # (text is no list of arguments)
-        ("prompts[0].arguments", "expected a list, got a string")]
+        ("prompts[0].arguments", "expected a list, got the string 'ab'")]
 
 
 def test_whatever_load_config_accepts_is_served_and_whatever_it_refuses_is_named_in_the_prompt():
@@ -175,7 +175,7 @@ def test_modern_prompt_fields_follow_the_2026_schema():
 
 
 # A prompt that is no object is a problem at its path (not an AttributeError out of load_config)
-@pytest.mark.parametrize("value, described", [(3, "the number 3"), ("p", "a string"), (None, "null"),
+@pytest.mark.parametrize("value, described", [(3, "the number 3"), ("p", "the string 'p'"), (None, "null"),
                                               (["p"], "a list")])
 def test_a_prompt_that_is_no_object_is_a_problem_at_its_path(value, described):
     assert problems({"prompts": [prompt(), value]}) == [("prompts[1]", "expected an object, got %s" % described)]
@@ -184,7 +184,7 @@ def test_a_prompt_that_is_no_object_is_a_problem_at_its_path(value, described):
 # A non-callable argument 'complete' loaded, and its first completion/complete was an internal error
 def test_an_arguments_complete_must_be_callable():
     assert problems({"prompts": [prompt(arguments=[{"name": "a", "complete": "words.txt"}])]}) == [
-        ("prompts[0].arguments[0].complete", "expected a callable, got a string")]
+        ("prompts[0].arguments[0].complete", "expected a callable, got the string 'words.txt'")]
 
 
 # A config that holds itself
@@ -197,7 +197,7 @@ def test_a_config_that_holds_itself_is_one_problem():
 # A number of 19 digits is quoted in a message
 def test_a_number_of_nineteen_digits_is_quoted_in_a_problem():
     assert problems({"prompts": [], "server": {"name": 10 ** 18}}) == [
-        ("server.name", "expected a string, got the number 1000000000000000000")]
+        ("server.name", 'expected a string, got the number 1000000000000000000 (in quotes it is text)')]
     assert problems({"prompts": [], "server": {"name": 10 ** 19}}) == [
         ("server.name", "expected a string, got a number")]
 

@@ -110,7 +110,7 @@ def test_a_file_whose_name_is_taken_has_its_other_problems_listed_too(tmp_path):
     assert problems_of(tinymcp.load_files, {"prompts": [{"name": "review", "messages": [
         {"role": "user", "text": "q"}]}]}, prompt_dirs=[root]) == [
         "%s: duplicate prompt name 'review': prompts[0] has it too" % os.path.join(root, "review.md:1"),
-        "%s: arguments[0].required: expected true or false, got a string" % os.path.join(root, "review.md:4")]
+        "%s: arguments[0].required: expected true or false, got the string 'yes'" % os.path.join(root, "review.md:4")]
 
 
 def test_every_problem_of_every_file_at_once_with_file_and_line(tmp_path):
@@ -129,7 +129,7 @@ def test_every_problem_of_every_file_at_once_with_file_and_line(tmp_path):
         "%s:2: not UTF-8 (save the file as UTF-8)" % at("latin.md"),
         "%s:2: title: expected a string, got a list" % at("bad.md"),
         "%s:3: icons: expected a list, got the number 3" % at("bad.md"),
-        "%s:6: arguments[0].required: expected true or false, got a string" % at("review.md")]
+        "%s:6: arguments[0].required: expected true or false, got the string 'yes'" % at("review.md")]
 
 
 def test_a_folder_that_cannot_be_listed_is_a_problem_not_silently_empty(tmp_path, monkeypatch):
@@ -166,9 +166,9 @@ def test_a_files_body_problems_do_not_hide_its_other_fields_problems(tmp_path):
                   "or write \\{{ for literal braces)")
     assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
         "%s:4:1: %s" % (at("a.md"), undeclared % "zz"),
-        "%s:2: title: expected a string, got the number 5" % at("a.md"),
+        '%s:2: title: expected a string, got the number 5 (in quotes it is text)' % at("a.md"),
         "%s:4:1: %s" % (at("b.md"), undeclared % "1"),
-        "%s:2: arguments[0].name: expected a string, got the number 1" % at("b.md"),
+        '%s:2: arguments[0].name: expected a string, got the number 1 (in quotes it is text)' % at("b.md"),
         "%s:4: no prompt text: write it after the front matter" % at("c.md"),
         "%s:2: description: expected a string, got a list" % at("c.md")]
 
@@ -181,7 +181,7 @@ def test_a_name_that_is_no_name_is_a_problem_in_every_format_and_folder(tmp_path
     at = lambda rel: os.path.join(root, rel)  # noqa: E731
     assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
         "%s:2: name: expected a string, got null" % at("a.md"),
-        "%s:2: name: expected a string, got the number 5" % at("c.prompt.md"),
+        '%s:2: name: expected a string, got the number 5 (in quotes it is text)' % at("c.prompt.md"),
         "%s:2: name: expected a string, got a list" % at("d.prompt.md"),
         "%s:2: name: expected a non-empty string" % at(os.path.join("git", "b.md"))]
 
@@ -200,7 +200,7 @@ def test_a_toml_files_problems_are_at_the_line_of_their_key(tmp_path):
                             "h.toml": "# a command\n\nprompt = ''' '''\n"})
     assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
         "%s:3: prompt: empty: write the command's text" % os.path.join(root, "h.toml"),
-        "%s:9: description: expected a string, got the number 3" % os.path.join(root, "g.toml")]
+        '%s:9: description: expected a string, got the number 3 (in quotes it is text)' % os.path.join(root, "g.toml")]
 
 
 def test_a_configs_folder_meant_for_a_shell_is_told_so_not_joined_to_the_configs_folder(tmp_path):
@@ -414,7 +414,7 @@ def test_check_lists_every_problem_of_every_file(tmp_path):
         "tinymcp: invalid config %s:" % root,
         "  %s:1:4: placeholder {{who}} names no declared argument (declare it under 'arguments:', "
         "or write \\{{ for literal braces)" % os.path.join(root, "a.md"),
-        "  %s:2: title: expected a string, got the number 3" % os.path.join(root, "b/c.md")]
+        '  %s:2: title: expected a string, got the number 3 (in quotes it is text)' % os.path.join(root, "b/c.md")]
 
 
 def test_check_counts_the_prompts_of_config_and_folders_together(tmp_path):
@@ -627,7 +627,7 @@ def test_a_folder_serves_its_good_files_and_logs_each_bad_one(tmp_path):
         pass  # (a file system that refuses it)
     rc, out, err = run(["--list", "--prompts", root])
     assert rc == 0 and [l for l in out.splitlines() if not l.startswith(" ")] == ["good", "tagged"], err
-    assert "%s:2: title: expected a string, got the number 3 (not served)" % os.path.join(root, "bad.md") in err
+    assert '%s:2: title: expected a string, got the number 3 (in quotes it is text) (not served)' % os.path.join(root, "bad.md") in err
     assert "%s:1:7: {{#if x}}: template logic" % os.path.join(root, "logic.md") in err
     assert "%s:2: tags: unknown key, ignored" % os.path.join(root, "tagged.md") in err
     odd = os.path.exists(os.path.join(root, "n\udcff.md"))

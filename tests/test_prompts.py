@@ -395,7 +395,7 @@ def test_an_appended_argument_goes_after_the_text_only_when_given():
     assert texts("t", {"more": "x {y}"}) == ["Base\n\nMORE: x {y}"]
     assert texts("img", {"more": "x"}) == [None, "MORE: x"]  # (after a block: a message of its own)
     assert problems({"prompts": [prompt(arguments=[{"name": "a", "append": 1}])]}) == [
-        ("prompts[0].arguments[0].append", "expected a string, got the number 1")]
+        ("prompts[0].arguments[0].append", 'expected a string, got the number 1 (in quotes it is text)')]
 
 
 def test_a_render_callable_is_given_a_blank_optional_argument_without_a_default():

@@ -28,7 +28,7 @@ def test_server_keyword_overrides_config_limits():
     ({"page_size": True}, [("page_size", "expected an integer, got true")]),
     ({"limits": {"max_depth": True}}, [("limits.max_depth", "expected an integer, got true")]),
     ({"limits": {"max_batch": -5}}, [("limits.max_batch", "expected an integer of 1 or more, got -5")]),
-    ({"prompts_as_tools": "no"}, [("prompts_as_tools", "expected true or false, got a string")]),  # (was on)
+    ({"prompts_as_tools": "no"}, [("prompts_as_tools", "expected true or false, got the string 'no'")]),  # (was on)
 ])
 def test_server_options_are_validated_like_the_config(options, expected):
     with pytest.raises(ConfigError) as info:
@@ -136,5 +136,5 @@ def test_a_path_given_as_the_config_is_a_type_error_that_says_what_to_do(tmp_pat
     with pytest.raises(TypeError, match=r"^Server\(\) takes a config dict, not a path"):
         server.replace_config("prompts.json")
     # load_config still reports a JSON string at the top of a file as the config error it is
-    with pytest.raises(ConfigError, match="^config: expected an object, got a string$"):
+    with pytest.raises(ConfigError, match="^config: expected an object, got the string 'prompts.json'$"):
         load_config("prompts.json")

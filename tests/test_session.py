@@ -181,7 +181,7 @@ def test_a_log_hook_that_raises_loses_its_line_never_an_answer(exc):
 def test_a_log_hook_that_cannot_be_called_is_refused_at_once():
     # (it was taken, and every diagnostic lost without a word: each call failed inside the hook's guard)
     for make in (tinymcp.Server, Session):
-        with pytest.raises(TypeError, match=r"log must be callable as log\(level, message, exc=None\), got a string"):
+        with pytest.raises(TypeError, match=r"log must be callable as log\(level, message, exc=None\), got the string 'stderr'"):
             make({"prompts": []}, log="stderr")
 
 

@@ -134,4 +134,4 @@ def test_without_the_option_there_are_no_tools():
     wire = Wire({"prompts": [prompt()]}, prompts_as_tools=True, list_changed=True)
     assert wire.initialize()["capabilities"]["tools"] == {"listChanged": False}
     assert problems({"prompts": [], "prompts_as_tools": "yes"}) == [
-        ("prompts_as_tools", "expected true or false, got a string")]
+        ("prompts_as_tools", "expected true or false, got the string 'yes'")]

@@ -8,7 +8,7 @@ from conftest import problems, prompt
 def test_wrong_type_names_the_path():
     config = {"prompts": [prompt(), prompt(name="q"),
                           prompt(name="r", arguments=[{"name": 3}])]}
-    assert problems(config) == [("prompts[2].arguments[0].name", "expected a string, got the number 3")]
+    assert problems(config) == [("prompts[2].arguments[0].name", 'expected a string, got the number 3 (in quotes it is text)')]
 
 
 def test_unknown_keys_are_typos_with_a_hint():
@@ -41,6 +41,6 @@ def test_any_sequence_is_a_list_but_text_bytes_and_sets_are_not():
     config = {"prompts": [prompt(arguments=_sequence({"name": "a"}), messages=({"role": "user", "text": "{a}"},))]}
     from tinymcp import load_config
     assert load_config(config).prompts.get("p")["arguments"] == [{"name": "a"}]
-    for value, got in (("ab", "a string"), (b"ab", "a bytes"), ({"a"}, "a set")):
+    for value, got in (("ab", "the string 'ab'"), (b"ab", "a bytes"), ({"a"}, "a set")):
         assert problems({"prompts": [prompt(arguments=value)]}) == [
             ("prompts[0].arguments", "expected a list, got %s" % got)]

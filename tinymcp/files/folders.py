@@ -5,7 +5,7 @@ Every file becomes a config dict (``formats``), appended to the config's own pro
 a stable order (the folders as given, then each one's files by path); the one validator
 (``load_config``) then checks them all, and each problem it finds in a file's prompt is
 reported at the file and line it comes from: ``prompts/review.md:4:
-arguments[0].required: expected true or false, got the string "yes"``.
+arguments[0].required: expected true or false, got the string 'yes'``.
 
 Files: ``*.md`` (but VS Code's ``*.instructions.md``, ``*.agent.md`` and ``*.chatmode.md``,
 never prompts) and ``*.toml`` anywhere under a folder (of a skill's folder, its

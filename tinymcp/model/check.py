@@ -15,13 +15,14 @@ ROLES = ("user", "assistant")
 
 
 def describe(value):
-    """'a string', 'true', 'a list' ...: the JSON type of a value, for messages."""
+    """'the string 'x'', 'true', 'a list' ...: the JSON type of a value (a string's first
+    40 characters too), for messages."""
     if value is None:
         return "null"
     if value is True or value is False:
         return "true" if value else "false"
-    if isinstance(value, str):
-        return "a string"
+    if isinstance(value, str):  # (shown: YAML reads `required: yes` as text, and JSON `"50"` is no number)
+        return "the string " + shown(value)
     if isinstance(value, (int, float)):  # (repr of an int over 4,300 digits raises)
         return "the number %r" % (value,) if -10 ** 19 < value < 10 ** 19 and len(repr(value)) <= 20 else "a number"
     if isinstance(value, (list, tuple)):
@@ -145,7 +146,10 @@ class Check:
         test, name = _KINDS[kind]
         if test(value):
             return value
-        self.fail(join(path, key), "expected %s, got %s" % (name, describe(value)))
+        got = describe(value)
+        if kind == "string" and got.startswith(("the number ", "true", "false")):  # (YAML's `default: 5`)
+            got += " (in quotes it is text)"  # (not the value's text: YAML's 1.10 is the number 1.1)
+        self.fail(join(path, key), "expected %s, got %s" % (name, got))
         return None
 
     def strings(self, obj, key, path):
