@@ -156,7 +156,12 @@ def test_get_lists_every_missing_required_argument():
 def test_get_names_undeclared_arguments(wire):
     wire.initialize()
     assert wire.get("p000", {"topic": "t", "zzz": "1", "yyy": "2"})["error"]["message"] == (
-        "Invalid arguments for prompt 'p000': undeclared arguments: 'zzz', 'yyy'")
+        "Invalid arguments for prompt 'p000': undeclared arguments: 'zzz', 'yyy' (it takes 'topic', 'tone')")
+    # (what a client, or a model reading the error, needs to try again: the names it takes)
+    bare = Wire({"prompts": [{"name": "bare", "messages": [{"role": "user", "text": "hi"}]}]})
+    bare.initialize()
+    assert bare.get("bare", {"x": "1"})["error"]["message"] == (
+        "Invalid arguments for prompt 'bare': undeclared arguments: 'x' (it takes no arguments)")
 
 
 @pytest.mark.parametrize("arguments", [[], "a", 3, True])
