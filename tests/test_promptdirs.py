@@ -471,7 +471,9 @@ def test_render_prints_what_prompts_get_sends_and_refuses_as_it_does(tmp_path):
     assert (rc, out) == (1, "")
     assert err == "tinymcp: Invalid arguments for prompt 'review': missing required arguments: 'code'\n"
     rc, out, err = run(["--prompts", root, "--render", "nope"])
-    assert (rc, err) == (1, "tinymcp: Unknown prompt: 'nope'\n")
+    assert (rc, err) == (1, "tinymcp: Unknown prompt: 'nope' (--list shows them all)\n")
+    rc, out, err = run(["--prompts", root, "--render", "reveiw"])  # (a slip: what was meant is named)
+    assert (rc, err) == (1, "tinymcp: Unknown prompt: 'reveiw' (did you mean 'review'? --list shows them all)\n")
 
 
 def test_render_shows_an_embedded_resource_as_one_with_its_uri(tmp_path):

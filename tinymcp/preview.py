@@ -217,7 +217,10 @@ def render_prompt(server, name, arguments, out, err):
     server refuses, saying why on ``err``)."""
     result = _Client(server).call("prompts/get", {"name": name, "arguments": arguments})
     if isinstance(result, tuple):
-        err.write("tinymcp: %s\n" % result[1])
+        known = server.config.prompts.by_name
+        near = None if name in known else close_match(name, known)
+        err.write("tinymcp: %s%s\n" % (result[1], "" if name in known else " (%s--list shows them all)" % (
+            "did you mean %r? " % near if near else "")))
         return 1
     messages = result["messages"]
     for message in messages:
