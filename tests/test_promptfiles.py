@@ -426,6 +426,16 @@ def test_a_declared_argument_the_text_never_uses_is_told(front, body, line, told
     assert result.warnings == [(line, "argument 'code' is declared, but the text never uses %s" % told)]
 
 
+@pytest.mark.parametrize("fence", ["----", "-----  "])
+def test_a_line_of_more_dashes_opening_a_file_is_told_it_opens_no_front_matter(fence):
+    # (hosts read it as text, as we do: the keys under it were served as the prompt's text, unsaid)
+    result = parsed("r.md", "%s\ndescription: Review\n%s\nReview it\n" % (fence, fence))
+    assert result.prompt["messages"][0]["text"].startswith("%s\ndescription: Review" % fence)
+    assert result.warnings == [(1, "%r opens no front matter, so the lines after it are text (write '---')"
+                                % fence.strip())]
+    assert parsed("r.md", "----x\nReview it\n").warnings == []  # (not a fence: nothing to tell)
+
+
 def test_a_named_argument_with_a_hyphen_is_the_longest_name_that_fits():
     text = "---\narguments: [pr, pr-number]\n---\n$pr-number, $pr-title, $pr\n"
     assert rendered("h.md", text, pr="A", **{"pr-number": "7"}) == [("user", "7, A-title, A")]

@@ -153,7 +153,11 @@ def _front_matter(result, text):
     is looked for by ``_CLOSING``: the body is never split into lines (skills hold megabytes)."""
     newline = text.find("\n")  # (the first line alone is copied, not the rest)
     # (trailing blanks allowed, as on a closing line)
-    if (text if newline < 0 else text[:newline]).rstrip(" \t") != "---":
+    first = (text if newline < 0 else text[:newline]).rstrip(" \t")
+    if first != "---":
+        if first.startswith("----") and not first.strip("-"):  # (as hosts read it: text, not front matter)
+            result.warnings.append((1, "%r opens no front matter, so the lines after it are text (write '---')"
+                                    % cut(first, 20)))
         return {}, 1, text
     closing = _CLOSING.search(text, newline + 1) if newline >= 0 else None
     if closing is None:
