@@ -6,6 +6,7 @@ time: the "within a second" bounds are figures of scripts/bench_socket.py; here,
 behaviour (others are served while a client floods or stalls).
 """
 
+import errno
 import json
 import os
 import select
@@ -283,6 +284,23 @@ def test_an_unknown_socket_group_exits_1_saying_so(world, group, message):
     rc, out, err = run(["--socket", world.path("s"), "--socket-group", group])
     assert rc == 1 and "--socket-group: " + message in err
     assert not os.path.lexists(world.path("s"))
+
+
+def test_a_socket_group_the_user_is_not_in_is_named_as_why_it_cannot_listen(tmp_path, monkeypatch):
+    # Bug: "Operation not permitted (at /x/s.0001321/s, 23 bytes)": a path nobody gave, not the
+    # flag at fault. (chown fails so for a user not in the group, as it does here as root too)
+    from tinymcp.errors import ListenError
+    from tinymcp.socket.unix import listen
+
+    def chown(path, uid, gid):
+        raise PermissionError(errno.EPERM, "Operation not permitted", path)
+    monkeypatch.setattr(os, "chown", chown)
+    path = str(tmp_path / "s")
+    with pytest.raises(ListenError) as info:
+        listen(path, gid=12345)
+    assert str(info.value) == ("cannot listen on %s: Operation not permitted (--socket-group names a group "
+                               "this user is not in)" % path)
+    assert os.listdir(str(tmp_path)) == []
 
 
 @pytest.mark.parametrize("kind", ["regular file", "directory", "symlink to a socket"])

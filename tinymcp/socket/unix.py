@@ -145,6 +145,8 @@ def listen(path, log=stderr_log, mode=0o600, gid=None):
         at = exc.filename or (inner if "too long" in str(exc) else path)
         note = looked_for(path) if exc.errno == errno.ENOENT else "" if at == path else "at %s, %d bytes" % (
             at, len(os.fsencode(at)))
+        if exc.errno == errno.EPERM and gid is not None:  # (chown's: only root gives a file to a group not its own)
+            note = "--socket-group names a group this user is not in"
         raise ListenError("cannot listen on %s: %s%s" % (path, exc.strerror or exc, note and " (%s)" % note))
     return sock, _identity(st)
 
