@@ -224,6 +224,18 @@ def test_socket_mode_and_group_are_set_as_asked_never_more_open(world):
     assert stat.S_ISSOCK(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o660 and st.st_gid == group
 
 
+@pytest.mark.parametrize("args, told", [(["--socket-group", str(os.getgid())], True), (["--allow-uid", "1001"], True),
+                                        (["--socket-group", str(os.getgid()), "--socket-mode", "0660"], False),
+                                        (["--allow-uid", "1001", "--socket-mode", "0606"], False), ([], False)])
+def test_a_group_or_uids_allowed_that_the_mode_keeps_out_are_told(world, args, told):
+    # (connecting needs write permission: with the default 0600 they served nobody, unsaid)
+    proc = world.server("--config", world.config_file(named_config(["a"])), "--socket", world.path("s"), *args)
+    rc, err, _ = proc.finish(signal.SIGTERM)
+    warning = ("socket mode 0600 lets no other user connect (that needs write permission): --socket-group and "
+               "--allow-uid want --socket-mode 0660")
+    assert rc == 0 and (warning in err) == told and ("lets no other user" in err) == told, err
+
+
 def test_a_link_swapped_in_at_the_socket_path_never_has_its_target_chmodded(tmp_path, monkeypatch):
     # Bug: the group and mode were set by path after bind, following a symlink that a writer of
     # the folder swapped in meanwhile: any file of the server's user could be made 0666

@@ -339,6 +339,9 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
     peer check (own uid, root, ``allow_uids``) still gates every connection.
     """
     log = log_hook(log, server, stderr_log)
+    if (gid is not None and not mode & 0o020) or (allow_uids and not mode & 0o022):  # (connect needs write)
+        log("warning", "socket mode %04o lets no other user connect (that needs write permission): --socket-group "
+            "and --allow-uid want --socket-mode 0660" % mode)
     listener, ident = listen(path, log, mode=mode, gid=gid)
     loop = Loop()
     hub = Hub(loop, server, log)
