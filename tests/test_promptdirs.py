@@ -387,7 +387,7 @@ def test_folders_deeper_than_max_folder_depth_are_a_problem_not_a_crash(tmp_path
     too_deep = "/".join(["d"] * 33)
     assert (rc, out) == (1, "")
     assert err.splitlines() == [
-        "tinymcp: invalid config %s:" % root,
+        "tinymcp: invalid prompt files in %s:" % root,
         "  %s: a folder more than 32 deep below the prompt folder: not read "
         "(limits.max_folder_depth)" % os.path.join(root, too_deep)]
     shallow = write(tmp_path / "q", {"a.md": "A\n"})
@@ -411,7 +411,7 @@ def test_check_lists_every_problem_of_every_file(tmp_path):
     rc, out, err = run(["--prompts", root, "--check"])
     assert (rc, out) == (1, "")
     assert err.splitlines() == [
-        "tinymcp: invalid config %s:" % root,
+        "tinymcp: invalid prompt files in %s:" % root,
         "  %s:1:4: placeholder {{who}} names no declared argument (declare it under 'arguments:', "
         "or write \\{{ for literal braces)" % os.path.join(root, "a.md"),
         '  %s:2: title: expected a string, got the number 3 (in quotes it is text)' % os.path.join(root, "b/c.md")]
@@ -637,7 +637,7 @@ def test_a_folder_serves_its_good_files_and_logs_each_bad_one(tmp_path):
     for strict in (["--check"], ["--strict", "--list"]):
         assert ("n\\udcff.md" in err) == odd  # (its byte told as --check tells it: was "n?.md" serving)
         rc, out, err = run(strict + ["--prompts", root])
-        assert rc == 1 and out == "" and "invalid config" in err and "bad.md:2: title" in err, (strict, err)
+        assert rc == 1 and out == "" and "invalid prompt files in" in err and "bad.md:2: title" in err, (strict, err)
 
 
 def test_a_near_miss_of_a_known_key_is_a_mistake_not_ignored(tmp_path):

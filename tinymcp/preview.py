@@ -145,7 +145,8 @@ def config_error(problems, source, default_name):
         # the file itself (unreadable, not JSON): one line, FILE[:LINE:COLUMN]: what is wrong
         sys.stderr.write("tinymcp: %s\n" % shown("%s: %s" % problems[0]))
         return 1
-    sys.stderr.write("tinymcp: invalid config %s:\n" % (default_name if source is None else source.name))
+    sys.stderr.write("tinymcp: invalid %s %s:\n" % ("prompt files in" if source is not None and not source.path
+                                                     else "config", default_name if source is None else source.name))
     for path, msg in problems:
         sys.stderr.write("  %s\n" % shown("%s: %s" % (path, msg) if path else msg, "    "))
     return 1
