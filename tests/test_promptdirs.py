@@ -338,8 +338,9 @@ def test_a_symlinked_folder_is_followed_once_when_it_stays_inside_the_folder(tmp
     os.symlink(outside, os.path.join(root, "out"))
     notes = []
     assert names(tinymcp.load_files(prompt_dirs=[root], notes=notes)) == ["skills:pdf", "skills:tip"]
-    assert notes == [(os.path.join(root, "out"), "a symlink to %s, outside the prompt folder: not followed (not served)"
-                      % os.path.realpath(outside))]
+    # (as `npx skills add` links .claude/skills/x to .agents/skills/x: what to serve is named)
+    assert notes == [(os.path.join(root, "out"), "a symlink to %s, outside the prompt folder: not followed; give that "
+                      "folder as a prompt folder of its own (not served)" % os.path.realpath(outside))]
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="needs procfs")

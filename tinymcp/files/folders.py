@@ -266,9 +266,9 @@ def _walk(folder, max_depth, problems):
             if is_folder and (kind in ("codex", "vscode") or _unlisted(listed, real_top, real, kind)):
                 continue  # (Codex, VS Code: their own files; a skills/ whose entries list skills: those alone)
             if is_folder and entry.is_symlink():  # (as `npx skills add` installs a skill)
-                outside = not _inside(real, real_folder)
-                if outside:
-                    problems.append((rel, "a symlink to %s, outside the prompt folder: not followed" % real))
+                if (outside := not _inside(real, real_folder)):
+                    problems.append((rel, "a symlink to %s, outside the prompt folder: not followed; give that "
+                                          "folder as a prompt folder of its own" % real))
                 if outside or real in followed or _inside(real_top, real):
                     continue  # (outside; or a loop: followed already, or a folder it is in)
                 followed.add(real)
