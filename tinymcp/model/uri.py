@@ -47,11 +47,6 @@ def _scheme_end(text):
     return colon + 1 if colon > 0 and text[0] in LETTERS and _SCHEME_CHARS.issuperset(text[:colon]) else 0
 
 
-def _escape_at(text, i):
-    """True when the "%" at ``text[i]`` begins an escape: two hex digits follow it."""
-    return is_hex(text[i + 1:i + 3], 2)
-
-
 def quote_uri(value):
     """``value`` with each character a URI cannot hold percent-encoded (its UTF-8 bytes,
     section 2.1), and "%" too unless it begins an escape; reserved characters are kept,
@@ -60,7 +55,7 @@ def quote_uri(value):
         return value
     out = []
     for i, char in enumerate(value):
-        if char in _URI_CHARS or (char == "%" and _escape_at(value, i)):
+        if char in _URI_CHARS or (char == "%" and is_hex(value[i + 1:i + 3], 2)):  # (an escape: two hex digits)
             out.append(char)
         else:
             out.extend("%%%02X" % byte for byte in char.encode("utf-8", "surrogatepass"))
@@ -81,7 +76,7 @@ def uri_problem(parts):
             continue
         for i, char in enumerate(literal):
             if char == "%":
-                if not _escape_at(literal, i):
+                if not is_hex(literal[i + 1:i + 3], 2):  # (no escape: not two hex digits after it)
                     return "'%' must begin an escape like '%20' (write '%25' for '%' itself)"
             elif char not in _URI_CHARS:
                 return "%r cannot stand in a URI; write it percent-encoded, as %r" % (char, quote_uri(char))
