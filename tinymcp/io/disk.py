@@ -24,11 +24,8 @@ def read_regular(path, limit, nofollow=False):
             raise ConfigError([(path, "cannot read: not a regular file")])
         if st.st_size > limit:
             raise ConfigError([(path, "cannot read: %d bytes, over the %d-byte limit" % (st.st_size, limit))])
-        data = os.read(fd, st.st_size + 1)  # (one more: a file that holds more says so)
-        while len(data) <= st.st_size:
-            chunk = os.read(fd, st.st_size + 1 - len(data))
-            if not chunk:
-                break
+        data = b""  # (read to one byte more than its size: a file that holds more says so)
+        while len(data) <= st.st_size and (chunk := os.read(fd, st.st_size + 1 - len(data))):
             data += chunk
         if len(data) != st.st_size:
             # (a file written meanwhile is read again once it has stopped changing)
