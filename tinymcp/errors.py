@@ -37,9 +37,7 @@ class ConfigError(TinyMCPError, ValueError):
     """
 
     def __init__(self, problems):
-        if isinstance(problems, str):
-            problems = [("", problems)]
-        self.problems = list(problems)
+        self.problems = [("", problems)] if isinstance(problems, str) else list(problems)
         super().__init__("\n".join("%s: %s" % (path, msg) if path else msg for path, msg in self.problems))
 
 
