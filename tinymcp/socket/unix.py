@@ -55,10 +55,8 @@ def _peercred_option():
     """SO_PEERCRED, or None where the platform has none. Some builds (Debian's PyPy 3.9)
     leave the constant out on Linux, where it is 17 on the common architectures."""
     opt = getattr(socket, "SO_PEERCRED", None)
-    if opt is None and sys.platform.startswith("linux") and \
-            os.uname().machine in ("x86_64", "i686", "i386", "aarch64", "armv7l", "armv6l", "riscv64"):
-        opt = 17
-    return opt
+    return 17 if opt is None and sys.platform.startswith("linux") and os.uname().machine in (
+        "x86_64", "i686", "i386", "aarch64", "armv7l", "armv6l", "riscv64") else opt
 
 
 def peer_credentials(sock):
