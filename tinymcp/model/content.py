@@ -62,12 +62,11 @@ def meta_key_problem(key):
     digit, then ``/``; a name that, unless empty, MUST begin and end with a letter or
     digit, with ``-``, ``_`` and ``.`` between)."""
     prefix, slash, name = key.rpartition("/")
-    if slash:
-        for label in prefix.split("."):
-            if not (label[:1] in LETTERS and label[-1:] in ALNUM and _LABEL_CHARS.issuperset(label)):
-                return ("its prefix must be labels separated by dots, each beginning with a letter "
-                        "and ending with a letter or digit, only letters, digits and '-' between, "
-                        "then '/' (like com.example/)")
+    if slash and not all(label[:1] in LETTERS and label[-1:] in ALNUM and _LABEL_CHARS.issuperset(label)
+                         for label in prefix.split(".")):
+        return ("its prefix must be labels separated by dots, each beginning with a letter "
+                "and ending with a letter or digit, only letters, digits and '-' between, "
+                "then '/' (like com.example/)")
     if name and not (name[0] in ALNUM and name[-1] in ALNUM and _NAME_CHARS.issuperset(name)):
         return ("its name (after any prefix and '/') must begin and end with a letter or "
                 "digit, only letters, digits, '-', '_' and '.' between")
