@@ -130,10 +130,9 @@ def parse(relpath, text, host=None):
     lower = relpath.lower()
     if lower.endswith(".toml"):
         return _gemini(relpath, text, host)
-    skill = relpath.rsplit("/", 1)[-1] == "SKILL.md"
     # (in a Codex prompts folder, every .md is a Codex prompt: a SKILL.md or an x.prompt.md too)
-    result = PromptFile("codex" if host == "codex" else "skill" if skill else "vscode"
-                        if lower.endswith(".prompt.md") else "mcp")
+    result = PromptFile("codex" if host == "codex" else "skill" if relpath.rsplit("/", 1)[-1] == "SKILL.md"
+                        else "vscode" if lower.endswith(".prompt.md") else "mcp")
     front, body_line, body = _codex_front(text) if host == "codex" else _front_matter(result, text)
     if front is None:
         return result
