@@ -42,10 +42,6 @@ def _listing(tool, rev):
     return dict(tool, outputSchema=_OUTPUT) if rev.titles else {k: v for k, v in tool.items() if k != "title"}
 
 
-def _tools_list(session, call, cursor):
-    return list_result(session, call, "tools", _TOOLS, cursor, _listing)
-
-
 def _call_params(params):
     name, arguments = param(params, "name"), params.get("arguments")
     if arguments is not None and type(arguments) is not dict:
@@ -103,6 +99,7 @@ def _result(call, text, error=False, limits=None):
 
 #: method name -> its row (see ``methods.REGISTRY``)
 TOOLS = {m.name: m for m in (
-    Method("tools/list", _tools_list, check=lambda params: params.get("cursor")),
+    Method("tools/list", lambda session, call, cursor: list_result(session, call, "tools", _TOOLS, cursor, _listing),
+           check=lambda params: params.get("cursor")),
     Method("tools/call", _tools_call, check=_call_params),
 )}
