@@ -49,9 +49,7 @@ def check_meta(check, obj, path):
     for key in value:
         if type(key) is not str:  # (a Python config's: JSON would make it a string)
             check.fail(join(path, "_meta"), "expected string keys, got %s" % describe(key))
-            continue
-        problem = meta_key_problem(key)
-        if problem:
+        elif (problem := meta_key_problem(key)):
             check.fail(join(path, "_meta"), "%s is not a valid _meta key: %s" % (shown(key), problem))
 
 
