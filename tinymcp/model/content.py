@@ -218,9 +218,8 @@ def fill_block(block, values):
 def with_mime_type(block):
     """An embedded resource block with its default MIME type when it gives none."""
     res = block["resource"]
-    if "mimeType" in res:
-        return block
-    return dict(block, resource=dict(res, mimeType="text/plain" if "text" in res else "application/octet-stream"))
+    return block if "mimeType" in res else dict(block, resource=dict(
+        res, mimeType="text/plain" if "text" in res else "application/octet-stream"))
 
 
 def templates(block):
