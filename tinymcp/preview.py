@@ -32,8 +32,8 @@ def program():
     zipapp, its ``__main__.py`` by path."""
     arg0 = sys.argv[0] if sys.argv else ""
     base = arg0.replace("\\", "/").rsplit("/", 1)[-1]
-    by_path = base == "__main__.py" and getattr(sys.modules.get("__main__"), "__spec__", 1) is None
-    if base.endswith(".pyz") or by_path:  # (-m sets argv[0] to that path too, and a __spec__)
+    # (its __main__.py by path: no __spec__; -m sets argv[0] to that path too, and a __spec__)
+    if base.endswith(".pyz") or base == "__main__.py" and getattr(sys.modules.get("__main__"), "__spec__", 1) is None:
         return "python3 " + arg0
     return "tinymcp" if base in ("tinymcp", "tinymcp.exe") else "python3 -m " + (__package__ or "tinymcp")
 
