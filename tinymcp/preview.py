@@ -85,9 +85,8 @@ def show(opts, default_config=None, server=None, name=None, sources=None):
     if opts["check"]:
         n = len(server.config.prompts)
         return printed(lambda: sys.stdout.write("%s: ok, %d prompt%s\n" % (name, n, "" if n == 1 else "s")) and 0)
-    if opts["list"]:
-        return printed(lambda: list_prompts(server, sys.stdout, sources, opts["json"]))
-    return printed(lambda: render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
+    return printed(lambda: list_prompts(server, sys.stdout, sources, opts["json"]) if opts["list"]
+                   else render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
 
 
 USAGE = """\
