@@ -431,8 +431,7 @@ def test_a_line_of_more_dashes_opening_a_file_is_told_it_opens_no_front_matter(f
     # (hosts read it as text, as we do: the keys under it were served as the prompt's text, unsaid)
     result = parsed("r.md", "%s\ndescription: Review\n%s\nReview it\n" % (fence, fence))
     assert result.prompt["messages"][0]["text"].startswith("%s\ndescription: Review" % fence)
-    assert result.warnings == [(1, "%r opens no front matter, so the lines after it are text (write '---')"
-                                % fence.strip())]
+    assert result.warnings == [(1, "%r opens no front matter: what follows is text (write '---')" % fence.strip())]
     assert parsed("r.md", "----x\nReview it\n").warnings == []  # (not a fence: nothing to tell)
 
 

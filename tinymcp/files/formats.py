@@ -155,8 +155,7 @@ def _front_matter(result, text):
     first = (text if newline < 0 else text[:newline]).rstrip(" \t")
     if first != "---":
         if first.startswith("----") and not first.strip("-"):  # (as hosts read it: text, not front matter)
-            result.warnings.append((1, "%r opens no front matter, so the lines after it are text (write '---')"
-                                    % cut(first, 20)))
+            result.warnings.append((1, "%r opens no front matter: what follows is text (write '---')" % first[:20]))
         return {}, 1, text
     closing = _CLOSING.search(text, newline + 1) if newline >= 0 else None
     if closing is None:

@@ -174,8 +174,7 @@ def _complete_params(params):
     ref = param(params, "ref", kind=dict)
     kind = ref.get("type")
     if kind == "ref/resource":
-        raise InvalidParams("Invalid params: tinymcp serves no resources, so ref/resource "
-                            "has no completions")
+        raise InvalidParams("Invalid params: tinymcp serves no resources, so ref/resource has no completions")
     if kind != "ref/prompt":
         raise InvalidParams("Invalid params: ref.type must be 'ref/prompt'")
     name = param(ref, "name", "ref.name")

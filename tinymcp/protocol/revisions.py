@@ -29,8 +29,7 @@ class Revision:
         if features:
             raise TypeError("unknown revision features: %s" % ", ".join(sorted(features)))
         #: every content block is sent as stored (nothing to convert or leave out)
-        self.content_as_is = (self.audio and self.resource_link and self.last_modified
-                              and self.meta and self.icons)
+        self.content_as_is = all((self.audio, self.resource_link, self.last_modified, self.meta, self.icons))
 
     def __repr__(self):
         return "Revision(%r)" % self.version

@@ -338,8 +338,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
     """
     log = log_hook(log, server, stderr_log)
     if (gid is not None and not mode & 0o020) or (allow_uids and not mode & 0o022):  # (connect needs write)
-        log("warning", "socket mode %04o lets no other user connect (that needs write permission): --socket-group "
-            "and --allow-uid want --socket-mode 0660" % mode)
+        log("warning", "socket mode %04o keeps out the group and the uids let in: give --socket-mode 0660" % mode)
     listener, ident = listen(path, log, mode=mode, gid=gid)
     loop = Loop()
     hub = Hub(loop, server, log)
