@@ -468,6 +468,7 @@ def test_a_commands_description_written_as_a_block_is_trimmed_as_claude_code_tri
     ("task (optional), context (optional)", ["arg1", "arg2", "arg3"]),
     ("User-provided context", ["arg1", "arg2", "arg3"]),
     ("[file path] [a|b] [c]", ["arg1", "arg2", "c"]),
+    ("[config.json] [v1.2] [...]", ["config.json", "v1.2", "arg3"]),  # (a dot in a word: it was arg1, arg2)
     # (flags, any of which $1 may be: "--status" named the first position's field)
     ("[--status] [--init] [c]", ["arg1", "arg2", "c"]),
 ])
