@@ -82,8 +82,10 @@ def test_names_with_lone_surrogates_are_refused_at_load():
                         '{"name": "b", "arguments": [{"name": "\\udc00"}], '
                         '"messages": [{"role": "user", "text": "t"}]}]}')
     assert problems(config) == [
-        ("prompts[0].name", "expected valid Unicode, got a lone surrogate at index 1"),
-        ("prompts[1].arguments[0].name", "expected valid Unicode, got a lone surrogate at index 0")]
+        ("prompts[0].name", "expected valid Unicode, got a lone surrogate at index 1 (a lone \\ud800 to \\udfff "
+                            "escape, or a file's name not in UTF-8)"),
+        ("prompts[1].arguments[0].name", "expected valid Unicode, got a lone surrogate at index 0 (a lone \\ud800 "
+                                         "to \\udfff escape, or a file's name not in UTF-8)")]
 
 
 def test_non_ascii_names_are_fine():

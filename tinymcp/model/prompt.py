@@ -92,8 +92,8 @@ def _check_name(problems, obj, path):
     if name == "":
         problems.fail(path + ".name", "expected a non-empty string")
     elif name is not None and surrogate_at(name) >= 0:
-        problems.fail(path + ".name", "expected valid Unicode, got a lone surrogate at index %d"
-                      % surrogate_at(name))
+        problems.fail(path + ".name", "expected valid Unicode, got a lone surrogate at index %d (a lone \\ud800 "
+                      "to \\udfff escape, or a file's name not in UTF-8)" % surrogate_at(name))
     elif name is not None:
         at = next(i for i, c in enumerate(name) if not c.isprintable())
         problems.fail(path + ".name", "expected a printable name, got %s at index %d (control, "
