@@ -143,7 +143,7 @@ def listen(path, log=stderr_log, mode=0o600, gid=None):
         at = exc.filename or (inner if "too long" in str(exc) else path)
         note = looked_for(path) if exc.errno == errno.ENOENT else "" if at == path else "at %s, %d bytes" % (
             at, len(os.fsencode(at)))
-        if exc.errno == errno.EPERM and gid is not None:  # (chown's: only root gives a file to a group not its own)
+        if exc.errno == errno.EPERM and gid is not None and (exc.filename, exc.filename2) == (inner, None):  # (chown's)
             note = "--socket-group names a group this user is not in"
         raise ListenError("cannot listen on %s: %s%s" % (path, exc.strerror or exc, note and " (%s)" % note))
     return sock, _identity(st)
@@ -338,7 +338,7 @@ def serve_unix(server, path, max_clients=DEFAULT_MAX_CLIENTS, allow_uids=(), sou
     """
     log = log_hook(log, server, stderr_log)
     if (gid is not None and not mode & 0o020) or (allow_uids and not mode & 0o022):  # (connect needs write)
-        log("warning", "socket mode %04o keeps out the group and the uids let in: give --socket-mode 0660" % mode)
+        log("warning", "socket mode %04o lets no other user in (connecting needs write permission)" % mode)
     listener, ident = listen(path, log, mode=mode, gid=gid)
     loop = Loop()
     hub = Hub(loop, server, log)
