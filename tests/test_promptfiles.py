@@ -431,8 +431,12 @@ def test_a_line_of_more_dashes_opening_a_file_is_told_it_opens_no_front_matter(f
     # (hosts read it as text, as we do: the keys under it were served as the prompt's text, unsaid)
     result = parsed("r.md", "%s\ndescription: Review\n%s\nReview it\n" % (fence, fence))
     assert result.prompt["messages"][0]["text"].startswith("%s\ndescription: Review" % fence)
-    assert result.warnings == [(1, "%r opens no front matter: what follows is text (write '---')" % fence.strip())]
-    assert parsed("r.md", "----x\nReview it\n").warnings == []  # (not a fence: nothing to tell)
+    assert result.warnings == [(1, "%r opens no front matter, as hosts read it (write '---')" % fence.strip())]
+    assert parsed("r.md", "-" * 30 + "\nname: x\n---\nA\n").warnings == [
+        (1, "'%s...' opens no front matter, as hosts read it (write '---')" % ("-" * 20))]
+    # (not a fence: nothing to tell; a Markdown rule first, nothing closing it; a file of it alone)
+    for text in ("----x\nReview it\n", "----\nIntro\n\nMore\n", "----", "----\n"):
+        assert parsed("r.md", text).warnings == []
 
 
 def test_a_named_argument_with_a_hyphen_is_the_longest_name_that_fits():

@@ -54,6 +54,7 @@ HOST_KEYS = frozenset((
 _MARKER_OPEN, _MARKER_CLOSE = "<!--", "-->"
 _FENCES = ("```", "~~~")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)  # (a front matter's closing line)
+_DASHES = re.compile(r"^-{3,}[ \t]*$", re.M)  # (a line of dashes: a front matter meant, opened by more)
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DIGITS = frozenset("0123456789")
 _UPPER_NAME = _UPPER | _DIGITS | {"_"}  # (what may follow the first capital of Codex's $NAME)
@@ -154,8 +155,8 @@ def _front_matter(result, text):
     # (trailing blanks allowed, as on a closing line)
     first = (text if newline < 0 else text[:newline]).rstrip(" \t")
     if first != "---":
-        if first.startswith("----") and not first.strip("-"):  # (as hosts read it: text, not front matter)
-            result.warnings.append((1, "%r opens no front matter: what follows is text (write '---')" % first[:20]))
+        if first.startswith("----") and not first.strip("-") and newline > 0 and _DASHES.search(text, newline + 1):
+            result.warnings.append((1, "%r opens no front matter, as hosts read it (write '---')" % cut(first, 20)))
         return {}, 1, text
     closing = _CLOSING.search(text, newline + 1) if newline >= 0 else None
     if closing is None:
