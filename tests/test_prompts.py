@@ -162,6 +162,9 @@ def test_get_names_undeclared_arguments(wire):
     bare.initialize()
     assert bare.get("bare", {"x": "1"})["error"]["message"] == (
         "Invalid arguments for prompt 'bare': undeclared arguments: 'x' (it takes no arguments)")
+    assert wire.get("p000", {"topc": "t"})["error"]["message"] == (  # (what it takes, beside the undeclared)
+        "Invalid arguments for prompt 'p000': missing required arguments: 'topic'; undeclared arguments: 'topc' "
+        "(it takes 'topic', 'tone')")
 
 
 @pytest.mark.parametrize("arguments", [[], "a", 3, True])

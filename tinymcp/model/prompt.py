@@ -227,9 +227,9 @@ def _argument_problems(p, arguments):
     required = [n for n, a in declared.items() if a.get("required")]
     undeclared = [k for k in arguments if k not in declared]
     found = [("argument values must be strings", [k for k, v in arguments.items() if type(v) is not str]),
-             ("undeclared arguments", undeclared),
              ("missing required arguments", [n for n in required if n not in arguments]),
-             ("required arguments left blank", [n for n in required if arguments.get(n) == ""])]
+             ("required arguments left blank", [n for n in required if arguments.get(n) == ""]),
+             ("undeclared arguments", undeclared)]  # (last: what it takes follows it)
     raise InvalidParams("Invalid arguments for prompt %s: %s%s" % (clip(p["name"]), "; ".join(
         "%s: %s" % (what, clip_names(names)) for what, names in found if names), " (it takes %s)" % (
         clip_names(list(declared)) if declared else "no arguments") if undeclared else ""))
