@@ -544,7 +544,7 @@ def test_an_invalid_edit_keeps_the_old_prompts_and_logs_every_problem(world):
     proc = _serving(world, root)
     write(root, {"a.md": "{{x}}\n", "b.md": "---\ntitle: 3\n---\nB\n"})
     proc.kill(signal.SIGHUP)
-    proc.wait_stderr("invalid config %s (SIGHUP): still serving the previous prompts" % root)
+    proc.wait_stderr("invalid prompt files in %s (SIGHUP): still serving the previous prompts" % root)
     proc.wait_stderr("%s:1:1: placeholder {{x}}" % os.path.join(root, "a.md"))
     proc.wait_stderr("%s:2: title: expected a string" % os.path.join(root, "b.md"))
     assert _listed(proc, 2) == ["a", "b"]

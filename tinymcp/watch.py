@@ -91,7 +91,8 @@ def reload(source, why, sig=None):
             # (not ``sig``: ``loaded``) reads them again)
             if sig is not None and source.signature() != sig:
                 return False
-            message = "invalid config %s (%s): still serving the previous prompts" % (source.name, why)
+            message = "invalid %s %s (%s): still serving the previous prompts" % (
+                "config" if source.path else "prompt files in", source.name, why)
             problems = exc.problems if isinstance(exc, ConfigError) else [("", "%s: %s" % (type(exc).__name__, exc))]
             source.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m for p, m in problems]))
             hub = source.hub
