@@ -686,10 +686,9 @@ def _typed(after, hint):
 
 def _hint_names(hint):
     """The name an ``argument-hint`` such as ``[pr-number] <priority>`` gives each position:
-    its bracketed words in order (``[files...]`` is ``files``, ``[config.json]`` itself), None where
-    one is no name (``[file path]``, ``[a|b]``, a flag:
-    ``[--force]``, which may be any position's value); free text names none (``task
-    (optional)`` named position 2 "optional")."""
+    its bracketed words in order (``[files...]`` is ``files``, ``[config.json]`` itself), None
+    where one is no name (``[file path]``, ``[a|b]``, a flag: ``[--force]``, which may be any
+    position's value); free text names none (``task (optional)`` named position 2 "optional")."""
     parts = hint.replace("<", "[").replace(">", "]").split("[")[1:] if isinstance(hint, str) else ()
     names = [inner.strip(" .") if closed else "" for inner, closed, _ in (p.partition("]") for p in parts)]
     # (letters, digits, '_', '-' and '.': `[config.json]`)
