@@ -62,21 +62,17 @@ def _tools_call(session, call, args):
     prompt = arguments.get("name")
     if type(prompt) is not str:
         return _result(call, "Invalid arguments: name must be a string", error=True)
+    return _messages(call, limits, lambda: prompts_get(session, call, (prompt, arguments.get("arguments"), {})))
+
+
+def _messages(call, limits, get):
+    """The tool result of ``get()``, prompts/get's result (a ``Deferred``'s once its callable has run)."""
     try:
-        got = prompts_get(session, call, (prompt, arguments.get("arguments"), {}))
-    except InvalidParams as exc:  # (unknown prompt, refused arguments: as prompts/get says it)
+        got = get()
+    except InvalidParams as exc:  # (unknown prompt, refused arguments, messages too big: as prompts/get says it)
         return _result(call, exc.message, error=True)
     if type(got) is Deferred:  # (a render callable runs first)
-        return Deferred(call, got.work, lambda value: _messages(call, got, limits, value))
-    return _messages(call, got, limits)
-
-
-def _messages(call, got, limits, *value):
-    """The tool result of ``got``, prompts/get's result (or, with ``value``, its ``Deferred``'s)."""
-    try:
-        got = got.finish(*value) if value else got
-    except InvalidParams as exc:  # (its messages too big to serve: as above)
-        return _result(call, exc.message, error=True)
+        return Deferred(call, got.work, lambda value: _messages(call, limits, lambda: got.finish(value)))
     return _result(call, dumps({"messages": [
         {"role": m["role"], "content": m["content"]["text"] if m["content"]["type"] == "text" else m["content"]}
         for m in got["messages"]]}), limits=limits)
