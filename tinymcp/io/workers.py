@@ -109,15 +109,13 @@ class Workers:
     def _serve(self):
         while True:
             with self._cond:
-                job = self._take()
-                while job is None:
+                while (job := self._take()) is None:
                     if self._closed:
                         self._threads -= 1
                         return
                     self._idle += 1
                     self._cond.wait()
                     self._idle -= 1
-                    job = self._take()
             try:
                 value, exc = job.work(), None
             except BaseException as error:  # (SystemExit too: one request's failure)
