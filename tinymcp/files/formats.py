@@ -58,7 +58,6 @@ _DASHES = re.compile(r"^-{3,}[ \t]*$", re.M)  # (a line of dashes: a front matte
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DIGITS = frozenset("0123456789")
 _UPPER_NAME = _UPPER | _DIGITS | {"_"}  # (what may follow the first capital of Codex's $NAME)
-_FIRST_DIGITS = frozenset("01")
 _WORD = ALNUM | {"_"}
 _BARE_KEY = _WORD | {"-"}  # (TOML's bare keys)
 _QUOTED = frozenset("{}[]*&#!|>%@`")  # (what makes Claude Code quote a value YAML refused)
@@ -240,16 +239,8 @@ def _positional(body, first_only=False):
     ``first_only`` (what makes a plain ``.md`` a command), only a first position, ``$0`` or
     ``$1``, that is not in an amount such as ``$10``, ``$1.50`` or ``$1,000`` (a body with
     only ``$5`` in it names a price)."""
-    at = body.find("$")
-    while at >= 0:
-        if body.startswith("ARGUMENTS", at + 1):
-            return True
-        digit, after = body[at + 1:at + 2], body[at + 2:at + 4]
-        if digit in (_FIRST_DIGITS if first_only else _DIGITS) and not (first_only and (
-                after[:1] in _DIGITS or (after[:1] in (".", ",") and after[1:] in _DIGITS))):
-            return True
-        at = body.find("$", at + 1)
-    return False
+    return re.search(r"\$(?:ARGUMENTS|[01](?![0-9]|[.,][0-9]))" if first_only else r"\$(?:ARGUMENTS|[0-9])",
+                     body) is not None
 
 
 # --- MCP Markdown --------------------------------------------------------------------------
