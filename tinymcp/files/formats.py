@@ -562,10 +562,7 @@ def _dollar_pieces(body, named, host, hinted, written):
 def _codex_named(body):
     """Whether ``body`` has a ``$NAME`` (capitals, digits, ``_``; not ``$ARGUMENTS``, not
     after a ``$``), which makes Codex read its placeholders by name."""
-    at = body.find("$")
-    while at >= 0 and not _placeholder(body, at, None, "codex", True):  # (as Codex reads it by name)
-        at = body.find("$", at + 1)
-    return at >= 0
+    return any(_placeholder(body, m.start(), None, "codex", True) for m in re.finditer(r"\$", body))
 
 
 def _placeholder(body, at, named, host, upper):
