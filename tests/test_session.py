@@ -1,6 +1,8 @@
 """The session, bytes in and bytes out: bad lines, the one exception-to-error boundary, budgets, EOF."""
 
+import functools
 import json
+import sys
 
 import pytest
 
@@ -183,6 +185,20 @@ def test_a_log_hook_that_cannot_be_called_is_refused_at_once():
     for make in (tinymcp.Server, Session):
         with pytest.raises(TypeError, match=r"log must be callable as log\(level, message, exc=None\), got the string 'stderr'"):
             make({"prompts": []}, log="stderr")
+    # (nor one that takes fewer arguments: `log=lambda message: ...` lost every diagnostic too)
+    class Hook:
+        def two(self, level, message):
+            pass
+
+        def three(self, level, message, exc=None):
+            pass
+    for hook, told in ((lambda message: None, "a function that takes 1 argument"),
+                       (Hook().two, "a method that takes 2 arguments")):
+        with pytest.raises(TypeError, match=r"^log must be callable as log\(level, message, exc=None\), "
+                                            r"got %s$" % told):
+            tinymcp.Server({"prompts": []}, log=hook)
+    for hook in (Hook().three, lambda *args: None, print, functools.partial(print, file=sys.stderr)):
+        tinymcp.Server({"prompts": []}, log=hook)  # (what it takes, or nothing said: taken)
 
 
 def test_a_reply_that_cannot_be_encoded_becomes_an_internal_error():

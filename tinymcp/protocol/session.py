@@ -83,9 +83,12 @@ class _Quiet:
 def quiet(log):
     """``log`` made never to raise; one made so already is returned as it is (a
     transport's, handed on to its sessions, is wrapped once). One that cannot be called
-    is refused: every diagnostic would be lost, silently."""
-    if not callable(log):
-        raise TypeError("log must be callable as log(level, message, exc=None), got %s" % describe(log))
+    so, or a function taking fewer arguments, is refused: every diagnostic would be lost, silently."""
+    code = getattr(getattr(log, "__func__", log), "__code__", None)  # (a function's or a method's; 4: *args)
+    takes = code.co_argcount - hasattr(log, "__func__") if code and not code.co_flags & 4 else 3
+    if not callable(log) or takes < 3:  # (``log(message)`` too: each call would fail inside the guard)
+        raise TypeError("log must be callable as log(level, message, exc=None), got %s" % describe(log) + (
+            " that takes %d argument%s" % (takes, "s" * (takes != 1)) if callable(log) else ""))
     return log if type(log) is _Quiet else _Quiet(log)
 
 
