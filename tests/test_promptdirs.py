@@ -102,6 +102,10 @@ def test_two_files_with_one_name_are_an_error_naming_both(tmp_path):
         "%s: duplicate prompt name 'a': %s has it too" % (os.path.join(root, "b.md:2"),
                                                           os.path.join(root, "a.md")),
         "%s: duplicate prompt name 'c:d': prompts[0] has it too" % os.path.join(root, "c/d.md:1")]
+    # (the other file's line too, where it gives the name: the one of two to change may be that one)
+    other = write(tmp_path / "o", {"e.md": "---\nname: q\n---\ne\n", "f.md": "---\ndescription: F\nname: q\n---\nf\n"})
+    assert problems_of(tinymcp.load_files, prompt_dirs=[other]) == [
+        "%s: duplicate prompt name 'q': %s has it too" % (os.path.join(other, "f.md:3"), os.path.join(other, "e.md:2"))]
 
 
 def test_a_file_whose_name_is_taken_has_its_other_problems_listed_too(tmp_path):

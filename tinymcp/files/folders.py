@@ -499,17 +499,17 @@ def build(config, folders, notes=None, served=None, sources=None):
             # (a file that yields to a good one of its name is left out, said so, whichever is read first)
             if held is not None and (result.format, held.format) in _YIELDS and _valid(held, owner):
                 if notes is not None:
-                    notes.extend(_left_out([_duplicate(where, result, name, owner)]))
+                    notes.extend(_left_out([_duplicate(where, result, name, owner, held)]))
                 continue
             # (a good file takes the name of one that yields to it; a good file served before, one a new file took)
             if held is not None and ((held.format, result.format) in _YIELDS or served is not None
                                      and where in served and owner not in served) and _valid(result, where):
                 if notes is not None:
-                    notes.extend(_left_out([_duplicate(owner, held, name, where)]))
+                    notes.extend(_left_out([_duplicate(owner, held, name, where, result)]))
                 del chosen[held]
                 taken = False
             if taken:
-                mine.append(_duplicate(where, result, name, owner))
+                mine.append(_duplicate(where, result, name, owner, held))
                 _check_apart(result.prompt, where, result, mine)
             # (read leniently: the file is left out; not one served, nor a folder holding one that cannot be read now)
             if mine and served is not None and where not in served and not (
@@ -540,9 +540,12 @@ def _valid(result, where):
     return not _check_apart(result.prompt, where, result, [])
 
 
-def _duplicate(where, result, name, other):
-    """The problem of ``where`` (its ``PromptFile`` ``result``) giving ``name``, ``other``'s."""
-    return "%s:%d" % (where, result.located().get("name", 1)), "duplicate prompt name %r: %s has it too" % (name, other)
+def _duplicate(where, result, name, other, held):
+    """The problem of ``where`` (its ``PromptFile`` ``result``) giving ``name``, ``other``'s (``held``'s,
+    None for a config's prompt), at the line that names it there."""
+    line = held and held.located().get("name")  # (where the other names it: none when its file's name does)
+    return "%s:%d" % (where, result.located().get("name", 1)), "duplicate prompt name %r: %s has it too" % (
+        name, "%s:%d" % (other, line) if line else other)
 
 
 def _validated(config, prompts, first, origins, problems, served, notes):
