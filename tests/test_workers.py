@@ -151,6 +151,9 @@ def test_a_callable_over_its_time_limit_is_answered_32603_and_the_server_goes_on
     assert live.finish() == ([], [0])
     assert any(error["data"]["errorId"] in message and "max_callable_ms" in message
                for _, message in live.logged)
+    # (the operator's line: it said "answered -32603" of a request the client had cancelled too)
+    assert ("warning", "a callable ran over 0.05 s (max_callable_ms): -32603 unless cancelled, its thread "
+            "abandoned") in live.logged
 
 
 @pytest.mark.parametrize("given_to", ["Server", "serve_stdio"])

@@ -155,7 +155,7 @@ class Workers:
                 if not jobs:
                     del self._waiting[job.owner]
                 start = False
-        self.log("warning", "a callable ran over %g s (max_callable_ms): answered -32603%s" % (
+        self.log("warning", "a callable ran over %g s (max_callable_ms): -32603 unless cancelled%s" % (
             timeout, ", its thread abandoned" if job.started else " before it started"))
         job.done(None, TimeoutError("the callable ran over the limit of %d ms (max_callable_ms)"
                                     % round(timeout * 1000)))
