@@ -166,6 +166,8 @@ BEHAVIOUR = [
                      "c: [1, 2] # after a bracket", "d: x#not a comment", "e: x\t# after a tab", "# end"),
      {"a": 1, "b": ["x", "y"], "c": [1, 2], "d": "x#not a comment", "e": "x"}),
     ("comment after a dash", doc("- # nothing here", "- # c: d"), [None, None]),
+    # (a tab after the dash separates as a space does: `-<tab>Read` was the text "-\tRead -\tWrite")
+    ("tab after a dash", doc("tools:", "  -\tRead", "  - \tWrite", "  - \t1"), {"tools": ["Read", "Write", 1]}),
     ("comment ends the key part", doc("- a # note: x"), ["a"]),
     ("blank lines anywhere", "\n\na: 1\n\n\nb:\n\n  - x\n\n", {"a": 1, "b": ["x"]}),
     # line ends

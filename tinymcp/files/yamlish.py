@@ -159,8 +159,10 @@ class _Reader:
                 raise YamlError(line.number, line.indent + 1, "indentation that fits no item above it")
             item_path = path + (len(out),)
             self.lines[item_path] = line.number
-            rest = line.text[1:].lstrip(" ")
+            rest = line.text[1:].lstrip(" \t")  # (`-<tab>x` is an item too)
             column = indent + len(line.text) - len(rest)
+            if "\t" in line.text[1:column - indent] and (_is_item(rest) or _is_key(rest)):
+                raise YamlError(line.number, column + 1, "a tab before a nested item or key (indent with spaces)")
             if _is_item(rest) or rest and _is_key(rest):  # (a sequence or a mapping in a sequence,
                 # on one line: its first item or key is read again, as if on a line of its own)
                 self.peeked_at, self.peeked = self.at, _Line(line.number, column, rest)
@@ -312,7 +314,7 @@ def _nest(depth, number, column):
 
 
 def _is_item(text):
-    return text.startswith("- ") or text == "-"
+    return text.startswith(("- ", "-\t")) or text == "-"
 
 
 def _is_key(text):
