@@ -214,7 +214,9 @@ class _Reader:
         ``  {`` and lines of ``"key": value``, as ClawHub writes them)."""
         pieces, blanks, at, depth = [text], 0, self.at, _depth(text) if text[0] in "[{" else 0
         open_ = text[0] in "\"'" and not _closes(text[1:], text[0])
-        while at < len(self.rows) and (enclosed or _strip_comment(pieces[-1]) == pieces[-1]):
+        # (a comment ends any value but quoted text or brackets still open: `'q' # c` and then `  x` is refused)
+        while at < len(self.rows) and ((open_ or depth > 0 or _comment_at(pieces[-1]) == len(pieces[-1])) if enclosed
+                                       else _strip_comment(pieces[-1]) == pieces[-1]):
             raw = self.rows[at][1]
             more = raw.lstrip(" ")
             if not more.strip(" \t"):
