@@ -888,3 +888,15 @@ def test_amounts_past_a_gap_in_the_positions_are_text_where_the_host_leaves_them
         both = "---\nmodel: x\n---\nCosts $5 or $ARGUMENTS[5]\n"
         assert rendered("s.md", both, arg6="7") == [("user", "Costs 7 or 7")]
         assert rendered("s.md", "Fix $1. Pay $05 then $5.\n", arg1="X") == [("user", "Fix X. Pay $05 then $5.")]
+
+
+def test_an_amount_with_cents_or_thousands_is_text_not_a_position():
+    # (a skill's "$0.01 per call and $1,500 a month" declared arg1 and arg2 before `arguments`: a
+    # client filling them in turn gave the typed words to the prices; a `$1,` or `$1.` ending a
+    # sentence is still a position)
+    text = "---\ndescription: d\n---\nCosts $0.01 per call and $1,500 a month. $ARGUMENTS\n"
+    assert [a["name"] for a in parsed("s.md", text).prompt["arguments"]] == ["arguments"]
+    assert rendered("s.md", text, arguments="Go") == [("user", "Costs $0.01 per call and $1,500 a month. Go")]
+    assert [a["name"] for a in parsed("s.md", "Fix $1, then $2.\n").prompt["arguments"]] == ["arg1", "arg2"]
+    # (and a backslash before one is taken off, as Claude Code takes it off before any `$N`)
+    assert rendered("s.md", "Costs \\$1.50, not \\$50: $1\n", arg1="X") == [("user", "Costs $1.50, not $50: X")]

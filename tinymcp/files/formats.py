@@ -544,11 +544,12 @@ def _dollar_pieces(body, named, host, hinted, written):
             out.append(body[start:])
             return out
         found = _placeholder(body, at, named, host, upper)
-        # (\$1: a literal $1; a doubled backslash escapes nothing, as Claude Code reads it; in
-        # Codex and OpenCode, a backslash is text)
-        if at and body[at - 1] == "\\" and body[at - 2:at] != "\\\\" and found and host not in ("codex", "opencode"):
+        # (\$1: a literal $1, \$1.50 and \$50 too, amounts we keep as text; a doubled backslash escapes
+        # nothing, as Claude Code reads it; in Codex and OpenCode, a backslash is text)
+        if at and body[at - 1] == "\\" and body[at - 2:at] != "\\\\" and (found or body[at + 1:at + 2] in _DIGITS) \
+                and host not in ("codex", "opencode"):
             out.append(body[start:at - 1])
-            start, at = at, at + found[0]
+            start, at = at, at + (found[0] if found else 1)
         elif body.startswith("$$", at):  # kept as written, and no placeholder after it
             at += 2
         elif found is None:
@@ -580,7 +581,8 @@ def _placeholder(body, at, named, host, upper):
         # text, as an amount)
         end = at + 2 if host == "codex" else skip(body, at + 1, _DIGITS)
         loose = host in ("codex", "opencode")
-        text = end > at + 5 or (not int(body[at + 1:end]) if loose else body[end:end + 1] in _WORD)
+        text = end > at + 5 or (not int(body[at + 1:end]) if loose else body[end:end + 1] in _WORD or (
+            body[end:end + 1] in ".," and body[end + 1:end + 2] in _DIGITS))  # ($0.01, $1,500: amounts)
         return None if text else (end - at, "index", int(body[at + 1:end]))
     names, lengths, longest = named
     if names:  # the longest name after the '$' that no word character follows
