@@ -630,6 +630,15 @@ def test_vscode_inputs_become_required_arguments_described_by_their_placeholder(
                  "Then test Signup; ${selection} and ${file} stay as they are.")]
 
 
+def test_a_shells_input_variable_in_a_vscode_prompt_is_text_not_an_input():
+    # (bash's ${input:-$NAME} and ${input:0:2} were required inputs named '-' and '0': never given, so
+    # the prompt could not be got at all)
+    text = "Run:\n```bash\nNAME=${input:-$NAME}\nHEAD=${input:0:2}\n```\nfor ${input:who}\n"
+    assert [a["name"] for a in parsed("r.prompt.md", text).prompt["arguments"]] == ["who", "arguments"]
+    assert rendered("r.prompt.md", text, who="me") == [
+        ("user", "Run:\n```bash\nNAME=${input:-$NAME}\nHEAD=${input:0:2}\n```\nfor me")]
+
+
 def test_a_vscode_prompt_with_inputs_also_takes_what_is_typed_described_by_its_hint():
     # VS Code sends what is typed after the name beside the inputs: /create-pr --draft
     text = "---\nargument-hint: '[--draft] [title]'\n---\nOpen a PR into ${input:branch:main}.\n"

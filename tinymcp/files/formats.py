@@ -38,7 +38,7 @@ verbatim, never expanded again (the config's template rule).
 import re
 
 from ..errors import cut, line_column
-from ..model.check import ALNUM, ROLES, close_match, describe
+from ..model.check import ALNUM, LETTERS, ROLES, close_match, describe
 from ..model.prompt import ARGUMENT_KEYS
 from .yamlish import YamlError, skip, load as load_yaml
 
@@ -708,7 +708,7 @@ def _vscode(result, relpath, front, body_line, body):
         cut = next((i for i, c in enumerate(variable) if c not in _BARE_KEY), len(variable))
         if 0 < cut < len(variable) and not placeholder:  # (${input:Timebox|1 week}: a name, then a hint)
             variable, placeholder = variable[:cut], variable[cut:].lstrip("|=- ")
-        if not variable:
+        if variable[:1] not in LETTERS and variable[:1] != "_":  # (none; or a shell's ${input:-x}, ${input:0:2})
             at += 2
             continue
         out += [_literal(body[start:at]), "{%s}" % variable]
