@@ -315,8 +315,8 @@ def test_codex_reads_its_front_matter_line_by_line_and_fills_what_is_not_given_w
     assert rendered("fix.md", text, "codex", arg1="it") == [("user", "---\ndescription: open\nFix it.")]
     # (elsewhere, YAML as before: that line is read again quoted, as Claude Code reads it, and told)
     assert parsed("fix.md", "---\ndescription: Fix: the test\n---\nFix $1.\n").warnings == [
-        (2, "read as quoted text, as Claude Code reads front matter that YAML refuses (at line 2: "
-            "': ' inside a value (quote the value))")]
+        (2, "read as quoted text, as Claude Code reads front matter that YAML refuses (': ' inside a value "
+            "(quote the value))")]
 
 
 def test_a_value_quoted_already_is_not_quoted_again_when_front_matter_is_read_again():
@@ -838,9 +838,10 @@ def test_front_matter_yaml_refuses_is_read_again_as_claude_code_reads_it_and_tol
     text = SKILL.replace("Use when", "Use when: the user asks, or").replace("name: pdf-tools", "name: pdf-tools\nk: *")
     result = parsed("pdf-tools/SKILL.md", text)
     assert result.prompt["description"] == "Work with PDF files. Use when: the user asks, or the user mentions PDFs."
-    told = "read as quoted text, as Claude Code reads front matter that YAML refuses (at line 3: aliases are not " \
-           "supported (quote the value))"
-    assert result.warnings == [(3, told), (4, told)]  # (not allowed-tools' "Bash(pdftotext:*)": the same text)
+    told = "read as quoted text, as Claude Code reads front matter that YAML refuses"
+    # (YAML's error where it is that line's; not where another's: the line 2 of a hint named where
+    # a description's ': ' was told; nor allowed-tools' "Bash(pdftotext:*)": the same text)
+    assert result.warnings == [(3, told + " (aliases are not supported (quote the value))"), (4, told)]
     # (nor Claude Code's own examples' hint; a list another line had YAML read is told: now text)
     text = "---\nargument-hint: [a] [b]\narguments: [a, b]\nmodel: x\n---\n$a $b\n"
     [(line, message)] = parsed("x.md", text).warnings

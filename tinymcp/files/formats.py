@@ -210,8 +210,8 @@ def _load_front(result, text):
                 # (told where YAML would read it otherwise: a value holding ': ', or a list, a comment...)
                 if key not in ("argument-hint", "argument_hint") and (
                         ": " in value or " #" in value or value[0] in _QUOTED):
-                    told.append((i + 2, "read as quoted text, as Claude Code reads front matter that YAML refuses "
-                                        "(at line %d: %s)" % (exc.line, exc.message)))
+                    told.append((i + 2, "read as quoted text, as Claude Code reads front matter that YAML refuses%s"
+                                 % (" (%s)" % exc.message if exc.line == i + 2 else "")))  # (its error, if here)
         try:
             value = load_yaml("\n".join(rows), 2)
         except YamlError:
