@@ -426,6 +426,12 @@ def test_a_declared_argument_the_text_never_uses_is_told(front, body, line, told
     assert result.warnings == [(line, "argument 'code' is declared, but the text never uses %s" % told)]
 
 
+def test_kept_block_text_ending_the_front_matter_keeps_its_line_breaks():
+    # (`|+` keeps every line break after its text: the one before the closing '---' was lost)
+    text = "---\ntitle: T\ndescription: |+\n  keep\n\n---\nBody\n"
+    assert parsed("k.md", text).prompt["description"] == "keep\n\n"
+
+
 @pytest.mark.parametrize("fence", ["----", "-----  "])
 def test_a_line_of_more_dashes_opening_a_file_is_told_it_opens_no_front_matter(fence):
     # (hosts read it as text, as we do: the keys under it were served as the prompt's text, unsaid)

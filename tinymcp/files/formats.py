@@ -162,7 +162,7 @@ def _front_matter(result, text):
         result.fail(1, None, "", "front matter opened by '---' is never closed (end it with a line '---')")
         return None, 0, ""
     try:
-        value, result.front_lines = _load_front(result, text[newline + 1:closing.start() - 1])
+        value, result.front_lines = _load_front(result, text[newline + 1:closing.start()])
     except YamlError as exc:
         result.fail(exc.line, exc.column, "", "front matter: %s" % exc.message)
         return None, 0, ""
