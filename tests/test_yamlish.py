@@ -86,6 +86,10 @@ BEHAVIOUR = [
     # long text; it was read as a space, and an empty line after it was an unknown escape)
     ("escaped line breaks", doc('a: "x\\', '  y \\', '  z"', 'b: "x\\', "", '  y"', 'c: "x\\\\', '  y"', "d: x\\",
                                 "  y"), {"a": "xy z", "b": "x\ny", "c": "x\\ y", "d": "x\\ y"}),
+    # (an escaped space or tab ending a line is kept, then the line break folds: it was read as an
+    # escaped line break, "Fix \\ " then "the bug" becoming "Fix the bug")
+    ("escaped blank ending a line", doc('a: "Fix \\ ', '  the bug"', 'b: "x\\\t', '  y"', 'c: "p', '  x\\ ', '  y"'),
+     {"a": "Fix   the bug", "b": "x\t y", "c": "p x  y"}),
     # (what the bracket count and the escaped line break hold: brackets nested over lines, a backslash in
     # single quotes, a line after the escaped one, an empty line before the closing bracket, a comment sign
     # in a quoted value over lines; pinned by a mutation check)

@@ -188,7 +188,7 @@ class _Reader:
             self.at += 1  # (the value starts on the line below its key: formatters write it so)
             number, column, rest = line.number, line.indent, line.text
             text = _strip_comment(rest)
-        more = self.folded(indent, rest.strip(" \t"), text[0] in "[{\"'") if self.at < len(self.rows) and \
+        more = self.folded(indent, _trim(rest, text[0] == '"'), text[0] in "[{\"'") if self.at < len(self.rows) and \
             self.rows[self.at][1][indent:indent + 1] in " " else None  # (the next line may go on with it)
         try:
             value = (_enclosed(more or text, number, column, len(path)) if text[0] in "[{\"'"
@@ -229,7 +229,7 @@ class _Reader:
                 break
             # (a line a double-quoted value's odd backslash ends: an escaped line break, no space; see _ESCAPES)
             escaped = open_ and text[0] == '"' and (len(pieces[-1]) - len(pieces[-1].rstrip("\\"))) % 2
-            pieces += ("\n" * (blanks + escaped) or " ", more.strip(" \t"))
+            pieces += ("\n" * (blanks + escaped) or " ", _trim(more, open_ and text[0] == '"'))
             depth += _depth(pieces[-1]) if depth > 0 else 0
             open_ = open_ and not _closes(pieces[-1], text[0])
             at, blanks, self.at = at + 1, 0, at + 1
@@ -313,6 +313,14 @@ def _nest(depth, number, column):
     of stack)."""
     if depth >= _MAX_DEPTH:
         raise YamlError(number, column + 1, "lists and mappings nested more than %d deep" % _MAX_DEPTH)
+
+
+def _trim(text, quoted):
+    """``text`` without blanks around it; in double quotes, but the one a backslash escapes at
+    its end (``"Fix \\<space>`` then ``the bug"``: an escaped space, then the fold's)."""
+    out = text.strip(" \t")
+    odd = quoted and (len(out) - len(out.rstrip("\\"))) % 2 and len(text.rstrip(" \t")) < len(text)
+    return out + text.lstrip(" \t")[len(out)] if odd else out
 
 
 def _is_item(text):
