@@ -49,7 +49,7 @@ _ESCAPES = {"\n": "", "n": "\n", "t": "\t", "\t": "\t", "r": "\r", "0": "\0", "\
             "L": "\u2028", "P": "\u2029"}
 _RESERVED = {"&": "anchors", "*": "aliases", "!": "tags", "%": "directives", "@": "values starting with '@'",
              "`": "values starting with '`'", "?": "complex keys",
-             **dict.fromkeys("|>", "block text markers ('|', '>') followed by more text")}
+             **dict.fromkeys("|>", "block text markers ('|', '>') followed by more than a '-' or '+'")}
 _FLOW = "[]{},"  # (a plain key or value cannot start with one)
 #: what a plain value may start with and still be refused (as an indicator, a list item, a
 #: comment or a colon); a value starting otherwise is text, a number or a word of ``_WORDS``
