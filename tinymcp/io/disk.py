@@ -24,8 +24,10 @@ def read_regular(path, limit, nofollow=False):
             raise ConfigError([(path, "cannot read: not a regular file")])
         if st.st_size > limit:
             raise ConfigError([(path, "cannot read: %d bytes, over the %d-byte limit" % (st.st_size, limit))])
-        data = b""  # (read to one byte more than its size: a file that holds more says so)
-        while len(data) <= st.st_size and (chunk := os.read(fd, st.st_size + 1 - len(data))):
+        # (asked for one byte more than its size, read at least once: a file that holds more says so, one
+        # /proc says is empty too; what a read brings short is read on, never a second read to end a file)
+        data = b""
+        while len(data) < st.st_size + (not data) and (chunk := os.read(fd, st.st_size + 1 - len(data))):
             data += chunk
         if len(data) != st.st_size:
             # (a file written meanwhile is read again once it has stopped changing)
