@@ -8,6 +8,7 @@ that must be mid-run waits on an ``Event`` the test sets.
 
 import json
 import os
+import sys
 import threading
 
 import pytest
@@ -539,6 +540,75 @@ def test_one_clients_hung_callables_leave_a_thread_for_another_clients():
     finally:
         release.set()
         pool.close()
+
+
+def test_the_waiting_callables_of_an_owner_forgotten_never_run_nor_time_out():
+    pool, loop = workers()
+    started, release, ran, answered = threading.Semaphore(0), threading.Event(), [], []
+
+    def hold(i):
+        ran.append(i)
+        started.release()
+        release.wait(GUARD)
+
+    try:
+        for i in range(5):  # three hold the threads one owner may hold, two wait
+            pool.submit(lambda i=i: hold(i), lambda value, exc: answered.append(type(exc)), 30, "gone")
+        for _ in range(3):
+            assert started.acquire(timeout=GUARD)
+        pool.forget("gone")
+        loop.fire()  # (the time of each runs out: only those running are answered)
+        release.set()
+        pool.submit(lambda: "b's", lambda value, exc: answered.append(value), None, "b")
+        loop.run_posted(lambda: "b's" in answered)
+        assert sorted(ran) == [0, 1, 2] and answered == [TimeoutError] * 3 + ["b's"]
+    finally:
+        release.set()
+        pool.close()
+
+
+@pytest.mark.needs("socket")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="where a write tells a peer gone from one that "
+                    "only shut its sending side")
+def test_a_client_that_hangs_up_has_none_of_its_callables_not_begun_run():
+    # Bug: a client that pipelined callables and hung up had every one of them run, again for
+    # each connection it made: 1 GB of them waiting, and another client's answer 38 s late
+    from tinymcp.socket.unix import serve_unix
+    from transport_helpers import Client, short_dir
+    import shutil
+    where, started, release, ran, listening = short_dir(), threading.Semaphore(0), threading.Event(), [], \
+        threading.Event()
+
+    def render(arguments):
+        ran.append(arguments["n"])
+        started.release()
+        assert release.wait(GUARD)
+        return "done"
+
+    server = Server({"prompts": [{"name": "slow", "arguments": [{"name": "n"}], "render": render}]})
+    thread = threading.Thread(target=lambda: serve_unix(server, os.path.join(where, "s"), log=lambda level, message,
+                              exc=None: "listening on" in message and listening.set()), daemon=True)
+    thread.start()
+    try:
+        assert listening.wait(GUARD)
+        gone = Client(os.path.join(where, "s"))
+        gone.initialize()
+        gone.send(*[req(i, "prompts/get", {"name": "slow", "arguments": {"n": str(i)}}) for i in range(5)])
+        for _ in range(3):  # (the threads one client may hold: two more wait)
+            assert started.acquire(timeout=GUARD)
+        gone.close()
+        other = Client(os.path.join(where, "s"))
+        other.initialize()  # (its lines are read after the hang-up was)
+        release.set()
+        reply = other.call(req(9, "prompts/get", {"name": "slow", "arguments": {"n": "other"}}))
+        assert reply["result"]["messages"][0]["content"]["text"] == "done"
+        assert sorted(ran) == ["0", "1", "2", "other"]
+        other.close()
+    finally:
+        release.set()
+        server.stop()
+        thread.join(GUARD)
+        shutil.rmtree(where, ignore_errors=True)
 
 
 def test_waiting_callables_are_taken_in_turn_between_clients():

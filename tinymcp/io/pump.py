@@ -173,7 +173,9 @@ class StreamPump:
         one turn (``TURN_SECONDS`` of serving, however many calls it takes)."""
         session = self.session
         while not self.closed:
-            if self.out:
+            # (after EOF, with nothing to write too: a write of nothing to a socket its peer closed, not just
+            # shut for writing, fails on Linux, so its callables not begun are dropped at once)
+            if self.out or self.eof:
                 try:
                     written = os.write(self.out_fd, self.out)
                     del self.out[:written]

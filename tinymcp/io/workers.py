@@ -91,6 +91,18 @@ class Workers:
                 self._closed = True
                 self._cond.notify_all()
 
+    def forget(self, owner):
+        """Drop ``owner``'s waiting jobs, never run nor answered, and their time limits (its
+        connection ended: a client that pipelined callables and hung up, again and again,
+        had every one of them run, 1 GB of them waiting, while others waited their turn)."""
+        if owner in self._waiting:  # (else none waits: none may ever have, and no lock is made)
+            with self._cond:
+                jobs = self._waiting.pop(owner, ())
+                self._queued -= len(jobs)
+            for job in jobs:
+                if job.timer is not None:
+                    job.timer.cancel()
+
     def _take(self):
         """The next job (lock held): the first of the first owner in turn that may hold
         one more thread; that owner's turn then goes to the back. None when none may."""

@@ -318,6 +318,7 @@ class _Acceptor:
         self.hub.add(pump)
 
     def _closed(self, pump):
+        self.workers.forget(pump.session)  # (its callables not begun: nobody reads their answers)
         self.hub.discard(pump)
         self.others.discard(pump)
         sock = self.sockets.pop(pump, None)  # (a close after the acceptor's own, at shutdown, finds none)
