@@ -64,6 +64,30 @@ def test_an_async_callable_is_refused_at_load():
     assert problems({"prompts": [{"name": "p", "render": render}]}) == [("prompts[0].render", told)]
 
 
+def test_an_async_callable_behind_a_partial_or_a_call_method_is_refused_at_load():
+    import functools
+
+    async def render(arguments, extra):
+        return "x"
+
+    class Render:
+        async def __call__(self, arguments):
+            return "x"
+
+    class Sync:  # (as the message asks: a plain callable running the async one)
+        func = render
+
+        def __call__(self, arguments):
+            return "x"
+
+    told = "expected a callable, got an async function (never awaited here: call asyncio.run in a plain one)"
+    for given in (functools.partial(render, extra=1), Render()):
+        assert problems({"prompts": [{"name": "p", "render": given}]}) == [("prompts[0].render", told)]
+    from tinymcp import load_config
+    for given in (Sync(), Render):  # (a class: calling it makes an instance)
+        assert load_config({"prompts": [{"name": "p", "render": given}]}).prompts
+
+
 def test_required_argument_takes_no_default():
     config = {"prompts": [prompt(arguments=[{"name": "a", "required": True, "default": "x"}])]}
     assert problems(config) == [("prompts[0].arguments[0].default", "a required argument takes no default")]
