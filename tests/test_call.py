@@ -141,6 +141,16 @@ def test_progress_rejects_values_that_are_not_numbers(args):
     assert [r.get("method") for r in replies] == [None] and replies[0]["error"]["code"] == -32603
 
 
+@pytest.mark.parametrize("length, honoured", [(256, True), (257, False)])
+def test_a_progress_token_of_more_than_256_characters_is_not_honoured(length, honoured):
+    # Bug: a 4 MiB token, repeated in each notification of a render that reports 100 steps,
+    # held 0.8 GB for a client that did not read
+    wire = Wire(progress_config([(1,), (2,)]))
+    wire.initialize()
+    replies = get_with_token(wire, "t" * length)
+    assert [r.get("method") for r in replies] == ["notifications/progress"] * 2 * honoured + [None]
+
+
 def test_progress_message_omitted_for_2024_11_05():
     wire = Wire(progress_config([(1, None, "hello")]))
     wire.initialize("2024-11-05")

@@ -377,11 +377,6 @@ class Session:
             entry = TOOLS.get(method)
         params = {} if msg.get("params") is None else msg["params"]
         entry = self.conn.admit(call, entry, params)  # -32022, -32601, -32602, the state's refusal
-        meta = params.get("_meta")
-        if type(meta) is dict:
-            token = meta.get("progressToken")
-            if type(token) is str or type(token) is int:
-                call.progress_token = token
         result = entry.handler(self, call, entry.check(params))
         if not call.stateless:
             self.conn.succeeded(call)

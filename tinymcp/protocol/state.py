@@ -171,7 +171,9 @@ META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
 #: the longest string id a listen stream may have: the stream holds it as long as it is open and
-#: repeats it in each of its notifications (16 of 8 MiB each held 128 MiB, pushed again on each reload)
+#: repeats it in each of its notifications (16 of 8 MiB each held 128 MiB, pushed again on each reload);
+#: and a progress token, longer than which none is honoured (repeated in each notification: a 4 MiB
+#: one, and a render reporting 100 steps, held 0.8 GB for a client that did not read)
 MAX_STREAM_ID = 256
 
 #: (state, handshake-era method that succeeded) -> the next state.
@@ -236,7 +238,7 @@ class Connection:
 
     def admit(self, call, entry, params):
         """The registry row (``entry``, or None: unknown) that serves ``call``, with the
-        call's era, revision and log level settled. Raises -32022 for a stateless version
+        call's era, revision, log level and progress token settled. Raises -32022 for a stateless version
         we do not serve, before anything else (2026-07-28 versioning "Protocol Version
         Negotiation": whatever the method, so the client retries in a version we speak),
         then -32601 for a method its era does not have, then -32602 for params that are
@@ -261,6 +263,9 @@ class Connection:
             self._stateless(call, meta)
         else:
             self._handshake(call)
+        token = meta.get("progressToken") if type(meta) is dict else None
+        if type(token) is int or type(token) is str and len(token) <= MAX_STREAM_ID:  # (else none is sent)
+            call.progress_token = token
         return entry
 
     def _handshake(self, call):
