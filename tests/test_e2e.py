@@ -212,6 +212,25 @@ def test_serve_given_a_path_tells_what_its_folders_leave_out(world, tmp_path):
     assert (rc, rest) == (0, b"") and "bad.md:1:4: placeholder {{who}} names no declared argument" in err, err
 
 
+@pytest.mark.needs("files")
+def test_serve_with_a_log_hook_that_raises_serves_what_its_folders_hold(world, tmp_path):
+    # Bug: what a folder leaves out went to the hook unguarded: serve() raised, nothing served
+    (tmp_path / "pd").mkdir()
+    (tmp_path / "pd" / "bad.md").write_text("Hi {{who}}\n")
+    (tmp_path / "pd" / "good.md").write_text("Hello\n")
+    script = tmp_path / "serve_hook.py"
+    script.write_text("import importlib, os, sys\n"
+                      "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
+                      "def hook(level, message, exc=None):\n"
+                      "    raise RuntimeError('hook broke')\n"
+                      "sys.exit(tinymcp.serve({'prompts': [], 'prompt_dirs': [sys.argv[1]]}, log=hook))\n")
+    server = world.stdio(str(tmp_path / "pd"), script=str(script))
+    server.initialize()
+    assert [p["name"] for p in server.call(req(2, "prompts/list", {}))["result"]["prompts"]] == ["good"]
+    rc, err, rest = server.finish(EOF)
+    assert (rc, rest) == (0, b""), err
+
+
 # --- signals ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])

@@ -77,6 +77,8 @@ def test_stdin_and_stdout_on_one_socket_get_their_blocking_mode_back():
 def test_serve_refuses_options_it_would_ignore():
     with pytest.raises(TypeError, match=r"page_size configure a Server .* pass them to Server"):
         tinymcp.serve(Server(CONFIG), page_size=5)
+    with pytest.raises(TypeError, match=r"log configure a Server .* pass them to Server"):  # (a hook of any shape)
+        tinymcp.serve(Server(CONFIG), log=print)
 
 
 def test_stdio_serves_from_a_thread_that_is_not_the_main_one():

@@ -52,13 +52,14 @@ def serve(config=None, **options):
     ``log(level, message, exc=None)`` hook; default stderr).
     """
     from .io.stdio import serve_stdio, stderr_log
-    from .protocol.session import is_path
-    source, log = None, options.get("log") or stderr_log  # (log: what a folder leaves out, as the CLI tells it)
+    from .protocol.session import is_path, quiet
     if isinstance(config, Server):
         if options:
             raise TypeError("serve(server, ...): %s configure a Server when serve() makes it; "
                             "pass them to Server(...) instead" % ", ".join(sorted(options)))
         return serve_stdio(config)
+    # (log: what a folder leaves out, as the CLI tells it; never raising, as the server's)
+    source, log = None, quiet(options["log"]) if options.get("log") else stderr_log
     if is_path(config):
         import os
         from .source import ConfigFile
