@@ -20,9 +20,10 @@ from transport_helpers import EOF, GUARD, env, frames, write_config
 reload = importlib.import_module(PACKAGE + ".source")
 
 
-def _run_with(redirection, stdin):
-    """Run ``python -m tinymcp`` from a shell with ``redirection`` applied; (rc, out, err)."""
-    done = subprocess.run(["sh", "-c", 'exec "$0" -m %s %s' % (PACKAGE, redirection), sys.executable],
+def _run_with(redirection, stdin, program="-m " + PACKAGE):
+    """Run ``python -m tinymcp`` (or ``program``: a script's path) from a shell with ``redirection``
+    applied; (rc, out, err)."""
+    done = subprocess.run(["sh", "-c", 'exec "$0" %s %s' % (program, redirection), sys.executable],
                           input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env(),
                           timeout=GUARD)
     return done.returncode, done.stdout, done.stderr
@@ -75,6 +76,52 @@ def test_stdout_closed_at_start_serves_into_nothing_and_exits_0():
     rc, out, err = _run_with("1>&-", REQUESTS)
     assert rc == 0
     assert b"Traceback" not in err
+
+
+#: ``tinymcp.serve`` from a program: a prompt whose render writes to fd 1 and sys.stdout
+NOISY = ("import importlib, os, sys\n"
+         "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
+         "def render(arguments):\n"
+         "    os.write(1, b'JUNK by os.write\\n')\n"
+         "    print('JUNK by print')\n"
+         "    return 'done'\n"
+         "sys.exit(tinymcp.serve({'prompts': [{'name': 'noisy', 'render': render}]}))\n")
+
+
+@pytest.mark.parametrize("redirection", ["2>&-", "1>&-", "0<&- 2>&-"])
+def test_serve_from_a_program_started_with_std_fds_closed_keeps_the_wire_clean(tmp_path, redirection):
+    # Bug: with fd 2 closed, the wire's copy of fd 1 took it, and what a render wrote to fd 1
+    # went out between the replies; with fd 1 closed, serve() ended in an AttributeError
+    script = tmp_path / "noisy.py"
+    script.write_text(NOISY)
+    stdin = REQUESTS + (json.dumps(req(3, "prompts/get", {"name": "noisy"})) + "\n").encode()
+    rc, out, err = _run_with(redirection, stdin, program=str(script))
+    assert rc == 0, err
+    if "1>&-" not in redirection:
+        assert [r["id"] for r in frames(out)] == ([] if "0<&-" in redirection else [1, 2, 3])
+    assert b"JUNK" not in out and b"Traceback" not in err
+
+
+def test_serve_keeps_a_programs_own_stderr_where_fd_2_was_closed(tmp_path):
+    # (its log lines go there, and it is still the program's after serve() returns)
+    script, written = tmp_path / "own_stderr.py", tmp_path / "written"
+    script.write_text("import importlib, os, sys\n"
+                      "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
+                      "class Writer:\n"
+                      "    def write(self, text):\n"
+                      "        with open(%r, 'a') as f:\n"
+                      "            f.write(text)\n"
+                      "    def flush(self):\n"
+                      "        pass\n"
+                      "sys.stderr = own = Writer()\n"
+                      "def render(arguments):\n"
+                      "    raise RuntimeError('logged')\n"
+                      "rc = tinymcp.serve({'prompts': [{'name': 'p', 'render': render}]})\n"
+                      "sys.exit(rc if sys.stderr is own else 3)\n" % str(written))
+    stdin = REQUESTS + (json.dumps(req(3, "prompts/get", {"name": "p"})) + "\n").encode()
+    rc, out, err = _run_with("2>&-", stdin, program=str(script))
+    assert rc == 0 and frames(out)[-1]["error"]["code"] == -32603
+    assert "internal error" in written.read_text()
 
 
 def test_stdin_closed_at_start_is_an_immediate_eof():

@@ -121,6 +121,8 @@ def main(argv=None, default_config=None, default_name="default config", gc_pause
     passes its embedded config), and ``default_name`` names it in messages.
     ``gc_paused``: the process turned the cycle collector off at its start (``__main__``),
     to be turned back on here (``_resume_gc``)."""
+    from .io.stdio import valid_std_fds
+    valid_std_fds()
     try:
         opts = parse_args(sys.argv[1:] if argv is None else argv)
         if opts["help"] or opts["version"]:

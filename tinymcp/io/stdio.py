@@ -56,6 +56,26 @@ def stderr_log(level, message, exc=None):
     stderr_log(level, message, exc)
 
 
+def valid_std_fds():
+    """Started with ``0<&-``, ``1>&-`` or ``2>&-``, the process has a free fd 0, 1 or 2 that
+    the next file opened would take (the config file, the socket, the protocol stream):
+    each one closed is made ``/dev/null`` first, and ``sys.stdin/stdout/stderr`` with it, where
+    Python left it None (a program's own object stays: the log writes to it) (the command line's
+    first step, and ``serve_stdio``'s: with fd 2 free, the wire's copy of fd 1 took it, and what a
+    callable wrote to fd 1 went out on the wire)."""
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            if getattr(sys, name) is None:
+                setattr(sys, name, open(fd, mode, closefd=False))
+                setattr(sys, "__%s__" % name, getattr(sys, name))
+
+
 def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
     """Serve one session on stdin/stdout until EOF or SIGTERM/SIGINT; return 0.
 
@@ -66,6 +86,7 @@ def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
     """
     log = log_hook(log, server, stderr_log)
     poll = CAN_POLL_PIPES if poll is None else poll
+    valid_std_fds()
     sys.stdout.flush()
     wire, saved_out = os.dup(out_fd), os.dup(out_fd)
     os.dup2(2, out_fd)
