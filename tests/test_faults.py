@@ -271,6 +271,19 @@ def test_log_lines_never_block_on_a_full_stderr_and_drops_are_counted(monkeypatc
         os.close(r)
 
 
+def test_the_stderr_log_never_raises_whatever_stands_for_stderr(monkeypatch):
+    # Bug: fd 2 closed, and sys.stderr a program's object that writes without flush(): the first
+    # line logged (a callable over its time) ended the serving loop, its requests unanswered
+    class Writer:
+        def write(self, text):
+            pass
+
+    monkeypatch.setattr(sys, "__stderr__", None)
+    monkeypatch.setattr(sys, "stderr", Writer())
+    monkeypatch.setattr(pump, "_STDERR", [pump._Stderr()])
+    pump.stderr_log("warning", "a callable ran over 1 s (max_callable_ms)")
+
+
 def test_tracebacks_are_throttled_but_every_failure_keeps_its_line(monkeypatch):
     import io
     captured = io.StringIO()

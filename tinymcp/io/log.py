@@ -114,5 +114,5 @@ def stderr_log(level, message, exc=None):
             import traceback
             text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         _STDERR[0].write(text)
-    except (OSError, ValueError):
+    except Exception:  # (a closed stderr, or one replaced by what cannot take it: the line is lost)
         pass
