@@ -172,6 +172,8 @@ BEHAVIOUR = [
     ("comment after a dash", doc("- # nothing here", "- # c: d"), [None, None]),
     # (a tab after the dash separates as a space does: `-<tab>Read` was the text "-\tRead -\tWrite")
     ("tab after a dash", doc("tools:", "  -\tRead", "  - \tWrite", "  - \t1"), {"tools": ["Read", "Write", 1]}),
+    # (a dash and a tab with nothing after them: an empty item, as a dash alone is; an IndexError ended the start)
+    ("empty item after a tab", doc("a:", "  -\t", "  - \t", "  -"), {"a": [None, None, None]}),
     ("comment ends the key part", doc("- a # note: x"), ["a"]),
     ("blank lines anywhere", "\n\na: 1\n\n\nb:\n\n  - x\n\n", {"a": 1, "b": ["x"]}),
     # line ends

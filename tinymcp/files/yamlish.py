@@ -161,7 +161,7 @@ class _Reader:
             self.lines[item_path] = line.number
             rest = line.text[1:].lstrip(" \t")  # (`-<tab>x` is an item too)
             column = indent + len(line.text) - len(rest)
-            if "\t" in line.text[1:column - indent] and (_is_item(rest) or _is_key(rest)):
+            if "\t" in line.text[1:column - indent] and (_is_item(rest) or rest and _is_key(rest)):
                 raise YamlError(line.number, column + 1, "a tab before a nested item or key (indent with spaces)")
             if _is_item(rest) or rest and _is_key(rest):  # (a sequence or a mapping in a sequence,
                 # on one line: its first item or key is read again, as if on a line of its own)
