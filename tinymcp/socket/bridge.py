@@ -159,8 +159,7 @@ class _Relay:
                     # a line refused unread, id null (not JSON, too long or too deep, no valid
                     # id, a batch refused whole): the server names the line (``data.line``)
                     line = msg["error"]["data"].get("line")
-                    for key in [key for key, asked in self.asked.items() if asked[1] == line]:
-                        del self.asked[key]
+                    self.asked = {key: asked for key, asked in self.asked.items() if asked[1] != line}
                     if type(line) is int and line > self.counted["host"]:
                         self.refused.add(line)
         return data != b""
