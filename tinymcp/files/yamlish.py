@@ -399,8 +399,7 @@ def _plain(text, number, column, flow=False):
         return _WORDS[text]
     if first not in _NUMBER_START:
         return text
-    number_value = _number(text, number, column)
-    if number_value is not None:
+    if (number_value := _number(text, number, column)) is not None:
         return number_value
     if text[:2] in ("0x", "0o", "0X", "0O") and len(text) > 2 and is_hex(text[2:], len(text) - 2):  # (0xarchive: text)
         raise YamlError(number, column + 1, "hexadecimal and octal numbers are not supported "
