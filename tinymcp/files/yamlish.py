@@ -116,8 +116,7 @@ class _Reader:
         if line is None:
             return None
         value = self.block(line.indent, ())  # (indented, every key of the top at that column)
-        rest = self.peek()
-        if rest is not None:
+        if (rest := self.peek()) is not None:
             raise YamlError(rest.number, rest.indent + 1, "indentation that fits no key above it")
         return value
 
