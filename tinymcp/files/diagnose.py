@@ -39,8 +39,7 @@ def explain(text, exc):
     """``(position or None, message)`` for the error ``exc`` raised parsing ``text`` (the
     file's bytes, for a ``UnicodeDecodeError``)."""
     binary = isinstance(exc, UnicodeDecodeError)  # (a blank file has no NULs: not wide)
-    wide = _wide(text.count(b"\x00" if binary else "\x00"), len(text), text[:4] if binary else b"")
-    if wide:
+    if (wide := _wide(text.count(b"\x00" if binary else "\x00"), len(text), text[:4] if binary else b"")):
         return 0, "the file is %s, not UTF-8: save it as UTF-8" % wide
     if binary:
         return _not_utf8(text, exc.start)
