@@ -70,8 +70,7 @@ def _known_mistake(text, pos):
     for start, what in (("//", "a // comment"), ("/*", "a /* comment */"), ("#", "a # comment")):
         if text.startswith(start, pos):
             return pos, "%s, which JSON does not allow: remove it" % what
-    comma = _trailing_comma(text, pos)
-    if comma is not None:
+    if (comma := _trailing_comma(text, pos)) is not None:
         return comma, "a comma after the last item, which JSON does not allow: remove it"
     c = text[pos:pos + 1]
     if c == "'":
