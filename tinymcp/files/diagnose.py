@@ -166,8 +166,7 @@ def _bad_token(text, pos):
         end += 1
     word = text[start:end]
     for pattern, what, write in _NUMBER_MISTAKES:
-        match = re.fullmatch(pattern, word)
-        if match:
+        if (match := re.fullmatch(pattern, word)):
             return start, "%s, which JSON does not allow: %s" % (what, write(match))
     # (a value ended inside a word: not a number, nor true/false/null)
     return (start, _unquoted(word)) if start < pos and _is_word(word) else None
