@@ -213,8 +213,7 @@ def _no_value(text, pos, found):
         return _mismatch(text, pos, c)
     word = _word(text, pos)
     if word:
-        literal = _LITERALS.get(word.lower())
-        if literal is not None:
+        if (literal := _LITERALS.get(word.lower())) is not None:
             return "%s is not JSON: write %s" % (word, literal)
         run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(BLANK)
         return _unquoted(run, run == word)
