@@ -117,8 +117,7 @@ def load_file(data, name, explain=None):
     keys = sum(sizes)
     if data.count(b":") != keys and _keys_in(data) != keys:  # (a key given twice, perhaps)
         from .jsonlite import duplicates
-        found = duplicates(text, MOST_DUPLICATES)
-        if found:
+        if (found := duplicates(text, MOST_DUPLICATES)):
             problems = [(_where(name, text, at), "duplicate key %s (first at line %d, column %d): "
                          "remove one of them" % ((path,) + line_column(text, first)))
                         for path, at, first in found[:MOST_DUPLICATES]]
