@@ -171,8 +171,7 @@ class RefusalLog:
             self.log("warning", message)
 
     def flush(self):
-        dropped = self.throttle.take_dropped()
-        if dropped:
+        if (dropped := self.throttle.take_dropped()):
             self.log("warning", self.summary % (dropped, "" if dropped == 1 else "s"))
 
 
