@@ -80,8 +80,7 @@ def reload(source, why, sig=None):
             source.read_at = time_ns()
             # (a file touched or rewritten as it was is read again: the server finds its
             # prompts unchanged and tells no one; no digest of every start's bytes is kept)
-            config = source.load(sig)
-            if config is None:  # (changed while read: see below)
+            if (config := source.load(sig)) is None:  # (changed while read: see below)
                 return False
             source.server.replace_config(config)
         except Exception as exc:  # (MemoryError too: whatever fails, the old prompts stay)
