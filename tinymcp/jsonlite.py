@@ -39,8 +39,7 @@ def decode(text, parse_int, reject_constant, object_hook=None):
     ``object_hook`` when given."""
     reader = _Reader(text, parse_int, reject_constant, object_hook)
     value, end = reader.value(reader.skip(0))
-    end = reader.skip(end)
-    if end != len(text):
+    if (end := reader.skip(end)) != len(text):
         raise DecodeError("Extra data", text, end)
     return value
 
