@@ -69,8 +69,7 @@ def surrogate_at(text):
 def close_match(key, allowed, cutoff=0.7):
     """The one of ``allowed`` that ``key`` was most likely meant to be, or None (for a
     "did you mean" in a message)."""
-    same = [name for name in allowed if name.lower() == str(key).strip().lower()]  # (case and spaces aside)
-    if same:
+    if (same := [name for name in allowed if name.lower() == str(key).strip().lower()]):  # (case and spaces aside)
         return same[0]
     try:
         import difflib  # only on the error path
