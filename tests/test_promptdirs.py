@@ -60,6 +60,23 @@ def mixed(root):
 
 # --- loading ---------------------------------------------------------------------------------
 
+
+def test_a_file_tinymcp_fails_on_costs_that_file_alone(tmp_path, monkeypatch):
+    # (a fault of ours, as an IndexError on a list item of a dash and a tab was, ended the start
+    # with a traceback: every other file lost too)
+    parse = promptdirs.parse
+    monkeypatch.setattr(promptdirs, "parse", lambda rel, text, host=None: 1 / 0 if rel == "bad.md" else parse(
+        rel, text, host))
+    (tmp_path / "bad.md").write_text("Hi\n")
+    (tmp_path / "good.md").write_text("Hello\n")
+    told = "cannot be read: tinymcp failed on it with ZeroDivisionError('division by zero') (please report it)"
+    notes = []
+    assert names(tinymcp.load_files(None, None, [str(tmp_path)], notes)) == ["good"]
+    assert notes == [(str(tmp_path / "bad.md"), told + " (not served)")]
+    with pytest.raises(tinymcp.ConfigError) as exc:
+        tinymcp.load_files(None, None, [str(tmp_path)])
+    assert exc.value.problems == [(str(tmp_path / "bad.md"), told)]
+
 def test_a_folder_mixing_formats_is_served_in_path_order_with_namespaced_names(tmp_path):
     config = tinymcp.load_files(prompt_dirs=[mixed(tmp_path)])
     expected = ["git:commit", "git:fix", "review", "ui:form"]

@@ -606,7 +606,11 @@ def _parse(rel, data, where, problems, notes=None, host=None):
         line = data[:exc.start].count(b"\n") + 1
         problems.append(("%s:%d" % (where, line), "not UTF-8 (save the file as UTF-8)"))
         return None
-    result = parse(rel, text, host)
+    try:
+        result = parse(rel, text, host)
+    except Exception as exc:  # (a fault of ours: it costs that file alone, not the start, nor every other file)
+        problems.append((where, "cannot be read: tinymcp failed on it with %s (please report it)" % clip(exc, 120)))
+        return None
     if notes is not None:
         notes.extend(("%s:%d" % (where, line), message) for line, message in result.warnings)
     for line, column, path, message in result.problems:
