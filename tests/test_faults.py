@@ -124,6 +124,14 @@ def test_serve_keeps_a_programs_own_stderr_where_fd_2_was_closed(tmp_path):
     assert "internal error" in written.read_text()
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_stdio_at_eof_writes_nothing_when_it_has_nothing_to_write():
+    # (a write of nothing tells a socket's closed peer; on a terminal it stopped a background job, and on
+    # /dev/full it was logged as a failed write)
+    rc, out, err = _run_with("</dev/null >/dev/full", b"")
+    assert (rc, err) == (0, b"")
+
+
 def test_stdin_closed_at_start_is_an_immediate_eof():
     rc, out, err = _run_with("0<&-", b"")
     assert (rc, out) == (0, b""), err

@@ -173,9 +173,10 @@ class StreamPump:
         one turn (``TURN_SECONDS`` of serving, however many calls it takes)."""
         session = self.session
         while not self.closed:
-            # (after EOF, with nothing to write too: a write of nothing to a socket its peer closed, not just
-            # shut for writing, fails on Linux, so its callables not begun are dropped at once)
-            if self.out or self.eof:
+            # (after EOF, with nothing to write too, on a socket (no drain bound: stdio has one): a write of
+            # nothing to one its peer closed, not just shut for writing, fails on Linux, so its callables
+            # not begun are dropped at once; never on a terminal, which stops a background job for it)
+            if self.out or self.eof and self.eof_drain is None:
                 try:
                     written = os.write(self.out_fd, self.out)
                     del self.out[:written]

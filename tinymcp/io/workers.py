@@ -9,6 +9,7 @@ when the limit passes; its thread is abandoned (Python cannot stop a thread), lo
 and replaced, and whatever it returns later is dropped.
 """
 
+import threading
 from collections import deque
 
 from ..errors import InternalError
@@ -50,7 +51,7 @@ class Workers:
     def __init__(self, post, call_later, log, size=THREADS):
         self.post, self._call_later, self.log, self.size = post, call_later, log, size
         self.each = max(1, size - 1)  # threads one owner's jobs may hold
-        self._cond = None  # (a threading.Condition, made with the first job: most configs have no callables)
+        self._cond = threading.Condition()
         self._waiting = {}  # owner -> deque of its waiting jobs; in turn order (round robin)
         self._held = {}     # owner -> threads its jobs hold (running or abandoned)
         self._hung = {}     # owner -> threads of its jobs abandoned (still running)
@@ -59,9 +60,6 @@ class Workers:
 
     def submit(self, work, done, timeout=None, owner=None):
         """Run ``work()`` on a worker; ``done(value, exc)`` is then called on the loop."""
-        if self._cond is None:  # (submit runs on the loop's thread: no race)
-            import threading
-            self._cond = threading.Condition()
         job = _Job(work, done, owner)
         with self._cond:
             # (an owner whose every thread is abandoned would only wait out its time)
@@ -81,27 +79,24 @@ class Workers:
             self._start()
 
     def _start(self):
-        import threading
         threading.Thread(target=self._serve, name="tinymcp-worker", daemon=True).start()
 
     def close(self):
         """Let the threads end once idle (they are daemons: they never hold the exit)."""
-        if self._cond is not None:
-            with self._cond:
-                self._closed = True
-                self._cond.notify_all()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
 
     def forget(self, owner):
         """Drop ``owner``'s waiting jobs, never run nor answered, and their time limits (its
         connection ended: a client that pipelined callables and hung up, again and again,
         had every one of them run, 1 GB of them waiting, while others waited their turn)."""
-        if owner in self._waiting:  # (else none waits: none may ever have, and no lock is made)
-            with self._cond:
-                jobs = self._waiting.pop(owner, ())
-                self._queued -= len(jobs)
-            for job in jobs:
-                if job.timer is not None:
-                    job.timer.cancel()
+        with self._cond:  # (a thread taking a job takes its owner out of _waiting for a moment)
+            jobs = self._waiting.pop(owner, ())
+            self._queued -= len(jobs)
+        for job in jobs:
+            if job.timer is not None:
+                job.timer.cancel()
 
     def _take(self):
         """The next job (lock held): the first of the first owner in turn that may hold
