@@ -172,6 +172,16 @@ def test_mcp_markdown_problems_are_pinned_with_their_line(text, expected):
     assert problems("p.md", text) == expected
 
 
+@pytest.mark.parametrize("argument, told", [("  - append: x", ("arguments[0]", "missing required key 'name'")), (
+    "  - name: [a]\n    append: x", ("arguments[0].name", "expected a string, got a list"))])
+def test_an_appended_argument_without_a_name_in_text_is_a_problem_not_a_crash(tmp_path, argument, told):
+    # (the names an `append` uses were taken of every argument with one: KeyError, or unhashable list)
+    (tmp_path / "p.md").write_text("---\narguments:\n%s\n---\nhi\n" % argument)
+    with pytest.raises(tinymcp.ConfigError) as exc:
+        tinymcp.load_files(None, None, [str(tmp_path)])
+    assert exc.value.problems == [("%s:3: %s" % (tmp_path / "p.md", told[0]), told[1])]
+
+
 def test_a_file_of_many_bad_placeholders_tells_its_first_problems_and_reads_no_further():
     # (each problem is placed by counting lines from the start: 200,000 took 30 s to load)
     found = problems("p.md", "Say {{x}}\n" * 100)

@@ -274,7 +274,7 @@ def _mcp(result, relpath, front, body_line, body):
     # (the names its arguments declare, which its placeholders may use; by their place, those an `append` does not)
     declared = {arg["name"]: i for i, arg in enumerate(listed)
                 if isinstance(arg, dict) and isinstance(arg.get("name"), str)}
-    messages, used = [], {arg["name"] for arg in listed if isinstance(arg, dict) and "append" in arg}
+    messages, used = [], {name for name, i in declared.items() if "append" in listed[i]}
     for index, (role, line, text) in enumerate(_segments(result, body, body_line)):
         result.lines["messages[%d]" % index] = result.lines["messages[%d].text" % index] = line
         messages.append({"role": role, "text": _mcp_template(result, text, line, declared, used)})
