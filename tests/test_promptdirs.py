@@ -61,6 +61,13 @@ def mixed(root):
 # --- loading ---------------------------------------------------------------------------------
 
 
+def test_a_claude_plugin_folder_that_is_a_link_to_itself_is_no_plugin_and_no_crash(tmp_path):
+    # (asked whether it is a folder, the link loop raised ELOOP out of the walk: the start ended)
+    os.symlink(".claude-plugin", str(tmp_path / ".claude-plugin"))
+    (tmp_path / "x.md").write_text("Hi\n")
+    assert names(tinymcp.load_files(None, None, [str(tmp_path)])) == ["x"]
+
+
 def test_a_file_tinymcp_fails_on_costs_that_file_alone(tmp_path, monkeypatch):
     # (a fault of ours, as an IndexError on a list item of a dash and a tab was, ended the start
     # with a traceback: every other file lost too)

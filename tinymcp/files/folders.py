@@ -399,7 +399,7 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
                         listed[("skills", path)], path = True, os.path.dirname(path)
         if missing:
             problems.append((where + " (plugins)", "no such folder here: " + clip_names(missing, 5, 80)))
-        if by_name[".claude-plugin"].is_dir() and (
+        if _is_folder(by_name[".claude-plugin"]) and (
                 os.path.lexists(os.path.join(top, ".claude-plugin", "plugin.json")) or not os.path.lexists(market)):
             return listed.get(real_top) or True
     return listed.get(real_top, read and MARKET) if listed else read and MARKET
