@@ -123,6 +123,14 @@ def test_a_config_of_many_duplicate_keys_names_the_first_twenty_and_says_more_ma
     assert found[-1] == "c.json:1:168: more keys may be given twice: the first 20 are told"
 
 
+@pytest.mark.parametrize("number", ["1_" + "1" * 5000, "0x" + "f" * 4000])
+def test_a_number_past_what_the_decoder_reads_is_a_config_error_not_a_crash(number):
+    # (its decimal form was made to be offered: past Python's 4,300 digits, int() raised ValueError
+    # out of the load, in a plugin's manifest out of a prompt folder's too)
+    assert problem("c.json", b'{"a": %s}' % number.encode()) == [
+        'c.json:1:7: a string without double quotes: write "%s..."' % number[:80]]
+
+
 def test_a_long_bare_word_is_cut_in_its_message_and_asked_for_no_near_miss():
     # (the whole word went into the message, and its near-miss match took 45 times its size:
     # a 40 MB config peaked at 1.8 GB)

@@ -165,7 +165,9 @@ def _bad_token(text, pos):
     while end < len(text) and text[end] not in _DELIMITERS:
         end += 1
     word = text[start:end]
-    for pattern, what, write in _NUMBER_MISTAKES:
+    # (longer: no number a person writes, nor one read (codec's bound); int() refused it, a leading zero's
+    # pattern took seconds)
+    for pattern, what, write in _NUMBER_MISTAKES if len(word) <= MAX_INT_DIGITS else ():
         if (match := re.fullmatch(pattern, word)):
             return start, "%s, which JSON does not allow: %s" % (what, write(match))
     # (a value ended inside a word: not a number, nor true/false/null)
