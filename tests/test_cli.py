@@ -97,6 +97,18 @@ def test_a_file_name_with_a_line_break_cannot_fake_a_line_of_its_own(tmp_path, a
     assert [line for line in lines if "fine.md" in line] and not [line for line in lines if line.startswith("tinymcp: info")]
 
 
+@pytest.mark.parametrize("args", [["--check"], ["--check", "--config"], pytest.param(["--socket"],
+                                                                               marks=pytest.mark.needs("socket"))])
+def test_a_config_or_socket_path_that_would_drive_the_terminal_is_told_escaped(tmp_path, args):
+    # (the --check line, the heading of a config's problems and a refused socket path told it as it is:
+    # an ESC drove the terminal, a line break faked a line of its own)
+    path = tmp_path / "x\x1b[31m\nfake: ok.json"
+    path.write_text(json.dumps({"prompts": []} if args == ["--check"] else {"prompts": [1, 2]}))
+    rc, out, err = run(args + [str(path)] if args != ["--check"] else ["--check", "--config", str(path)])
+    assert rc == (0 if args == ["--check"] else 1) and "\x1b" not in out + err
+    assert not [line for line in (out + err).splitlines() if line.startswith("fake")]
+
+
 @pytest.mark.parametrize("args", [["--check"], pytest.param(["--connect", "/nonexistent/tinymcp.sock"],
                                                              marks=pytest.mark.needs("socket"))])
 def test_the_cycle_collector_paused_at_start_is_back_on_after_the_load(args):

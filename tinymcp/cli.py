@@ -7,7 +7,7 @@ a usage error; 130 for Ctrl-C outside serving (a long load, the ``--connect`` br
 
 import sys
 
-from .errors import ConfigError, ListenError, UsageError
+from .errors import ConfigError, ListenError, UsageError, shown
 
 #: option -> (key, kind): a flag, or what its value is
 OPTIONS = {
@@ -152,7 +152,7 @@ def main(argv=None, default_config=None, default_name="default config", gc_pause
         from .io.stdio import serve_stdio
         return serve_stdio(server, source=source)
     except ListenError as exc:  # (a socket path it refuses to use: raised by socket/ alone, before serving)
-        sys.stderr.write("tinymcp: %s\n" % exc)
+        sys.stderr.write("tinymcp: %s\n" % shown(str(exc)))
         return 1
     except UsageError as exc:  # (the command line's, or the values of the socket's options: checked by socket/)
         from .preview import usage_error

@@ -83,7 +83,7 @@ def show(opts, default_config=None, server=None, name=None, sources=None):
         text = usage(program(), default_config) if opts["help"] else "tinymcp %s\n" % __version__
         return printed(lambda: sys.stdout.write(text) and 0)
     if opts["check"]:
-        n = len(server.config.prompts)
+        n, name = len(server.config.prompts), shown(name)
         return printed(lambda: sys.stdout.write("%s: ok, %d prompt%s\n" % (name, n, "" if n == 1 else "s")) and 0)
     return printed(lambda: list_prompts(server, sys.stdout, sources, opts["json"]) if opts["list"]
                    else render_prompt(server, opts["render"], opts["args"], sys.stdout, sys.stderr))
@@ -145,7 +145,7 @@ def config_error(problems, source, default_name):
         sys.stderr.write("tinymcp: %s\n" % shown("%s: %s" % problems[0]))
         return 1
     sys.stderr.write("tinymcp: invalid %s %s:\n" % ("prompt files in" if source is not None and not source.path
-                                                     else "config", default_name if source is None else source.name))
+                                                     else "config", shown(source.name if source else default_name)))
     for path, msg in problems:
         sys.stderr.write("  %s\n" % shown("%s: %s" % (path, msg) if path else msg, "    "))
     return 1
