@@ -63,6 +63,29 @@ def test_a_printout_shows_what_stdout_cannot_encode_escaped(tmp_path, args):
                    else "x\\ud800y\n")
 
 
+@pytest.mark.parametrize("limits, args", [({"max_depth": 2}, ["--list"]), ({"max_line_bytes": 64}, ["--list"]),
+                                          ({"max_line_bytes": 200}, ["--render", "p", "--arg", "a=" + "x" * 300])])
+def test_a_preview_the_configs_limits_refuse_says_so_without_a_traceback(tmp_path, limits, args):
+    # Bug: a config whose limits (valid: --check said ok) refused the preview's own request unread
+    # ended --list and --render in "RuntimeError: no answer to initialize"
+    path = tmp_path / "tight.json"
+    path.write_text(json.dumps({"limits": limits, "prompts": [{"name": "p", "arguments": [{"name": "a"}],
+                                                               "messages": [{"role": "user", "text": "{a}"}]}]}))
+    rc, out, err = run(["--config", str(path)] + args)
+    assert (rc, out) == (1, "") and "Traceback" not in err
+    assert re.fullmatch(r"tinymcp: limits: the preview's (initialize|prompts/get) refused: Invalid Request: .*"
+                        r"\((max_depth|max_line_bytes)\)\n", err), err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["--list"], ["--version"], ["--check"]])
+def test_a_printout_to_a_full_stdout_says_so_without_a_traceback(args):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(server_command(*args), stdout=full, stderr=subprocess.PIPE, env=server_env(),
+                              timeout=30)
+    assert (proc.returncode, proc.stderr.decode()) == (1, "tinymcp: stdout: [Errno 28] No space left on device\n")
+
+
 def test_list_shows_every_page_of_prompts(tmp_path):
     path = tmp_path / "paged.json"
     path.write_text(json.dumps({"page_size": 1, "prompts": [

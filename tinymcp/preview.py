@@ -10,7 +10,7 @@ import sys
 from contextlib import suppress
 
 from . import __version__, codec
-from .errors import shown
+from .errors import ConfigError, shown
 from .model.check import close_match
 from .model.content import as_text
 from .protocol.revisions import LATEST_HANDSHAKE
@@ -60,7 +60,9 @@ def unknown(arg, name, options):
 
 def printed(command):
     """``command()``'s exit status, its output flushed; 1, quietly, when the reader of
-    stdout went away first (``--list | head -1``: no traceback for a closed pipe). What
+    stdout went away first (``--list | head -1``: no traceback for a closed pipe), and 1
+    saying why when stdout cannot be written otherwise (full) or the config's limits refuse
+    the preview's own requests (``_Client``: a ConfigError). What
     stdout cannot encode (a lone surrogate a config's text may hold, or any non-ASCII on an
     ASCII terminal) is shown backslash-escaped, as stderr shows it."""
     with suppress(AttributeError, ValueError, OSError):  # (a stream that is not a text file: written as it takes it)
@@ -69,9 +71,12 @@ def printed(command):
         status = command()
         sys.stdout.flush()
         return status
-    except BrokenPipeError:
+    except (OSError, ConfigError) as exc:
         import os
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (so exit's flush is quiet)
+        if isinstance(exc, OSError):  # (so exit's flush is quiet)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if not isinstance(exc, BrokenPipeError):
+            sys.stderr.write("tinymcp: %s\n" % shown(str(exc) if isinstance(exc, ConfigError) else "stdout: %s" % exc))
         return 1
 
 
@@ -177,6 +182,8 @@ class _Client:
             if answer.get("id") == self.next_id:
                 error = answer.get("error")
                 return (error["code"], error["message"]) if error else answer["result"]
+            if answer.get("id") is None and "error" in answer:  # (a line refused unread: a limit of the config's)
+                raise ConfigError([("limits", "the preview's %s refused: %s" % (method, answer["error"]["message"]))])
         raise RuntimeError("no answer to %s" % method)  # (a render callable deferred it)
 
 
