@@ -66,12 +66,9 @@ def valid_std_fds():
     for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
         try:
             os.fstat(fd)
-        except OSError:
-            null = os.open(os.devnull, os.O_RDWR)
-            if null != fd:
-                os.dup2(null, fd)
-                os.close(null)
-            if getattr(sys, name) is None:
+        except OSError:  # (opened at the lowest free fd: this one, those below it open by now; else a
+            # thread of the program took it meanwhile, and it stays that thread's)
+            if os.open(os.devnull, os.O_RDWR) == fd and getattr(sys, name) is None:
                 setattr(sys, name, open(fd, mode, closefd=False))
                 setattr(sys, "__%s__" % name, getattr(sys, name))
 
