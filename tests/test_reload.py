@@ -335,6 +335,39 @@ def test_a_second_same_size_write_in_the_second_of_the_first_is_served(tmp_path,
 
 
 @pytest.mark.needs("files")
+def test_a_folder_given_back_to_the_config_is_read_afresh_its_bad_file_left_out(tmp_path, monkeypatch):
+    # Bug: what the folder served before the config took it out still counted as served: given back
+    # with a file gone bad meanwhile, that file refused the reload whole, where a start leaves it out
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "a.md").write_text("A\n")
+    (tmp_path / "p" / "b.md").write_text("B\n")
+    config, own = tmp_path / "prompts.json", named_config(["own"])
+    config.write_text(json.dumps(dict(own, prompt_dirs=["p"])))
+    source, server, _ = _watched(monkeypatch, str(config))
+    config.write_text(json.dumps(own))
+    assert source.reload("SIGHUP") and server.config.prompts.names == ["own"]
+    (tmp_path / "p" / "a.md").write_text("Hi {{x}}\n")
+    config.write_text(json.dumps(dict(own, prompt_dirs=["p"])))
+    assert source.reload("SIGHUP") and sorted(server.config.prompts.names) == ["b", "own"]
+
+
+@pytest.mark.needs("files")
+def test_a_refused_config_without_its_folder_forgets_nothing_the_folder_serves(tmp_path, monkeypatch):
+    # (the diff review: a config edit dropping prompt_dirs and refused made the folder's files count
+    # as never served: a bad save of one, once the config was fixed, made its prompt vanish)
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "a.md").write_text("A\n")
+    config, own = tmp_path / "prompts.json", named_config(["own"])
+    config.write_text(json.dumps(dict(own, prompt_dirs=["p"])))
+    source, server, _ = _watched(monkeypatch, str(config))
+    config.write_text(json.dumps(dict(own, prompt_dir=["p"])))  # (a slip: an unknown key)
+    assert not source.reload("SIGHUP") and sorted(server.config.prompts.names) == ["a", "own"]
+    (tmp_path / "p" / "a.md").write_text("Hi {{x}}\n")
+    config.write_text(json.dumps(dict(own, prompt_dirs=["p"])))
+    assert not source.reload("SIGHUP") and sorted(server.config.prompts.names) == ["a", "own"]
+
+
+@pytest.mark.needs("files")
 def test_a_served_folder_that_cannot_be_read_now_keeps_its_prompts(tmp_path, monkeypatch):
     # (chmod 000 on a subfolder: its prompts vanished, told on stderr alone, where a served file
     # that cannot be read refuses the reload whole. Listing is refused here: root reads anything)

@@ -115,8 +115,9 @@ class ConfigFile:
         config, files = self._read(sig)
         if sig is not None and self.signature() != sig:
             return None
-        if not self.folders:
-            return load_config(config, owned=True)
+        if not self.folders:  # (what folders served, once a config without them loads: back, read afresh)
+            self.lenient, config = None, load_config(config, owned=True)
+            return config
         if self.lenient is None:
             self.lenient = folders_part().Lenient(self.strict)
         return self.lenient.build(self.folders, config, files)
