@@ -1,7 +1,10 @@
 """The loop: timers in order (cancelled ones never), thread-safe wake-ups, turns in the next round."""
 
+import signal
 import threading
 import time
+
+import pytest
 
 from transport_helpers import GUARD, moved_clock
 
@@ -139,3 +142,20 @@ def test_a_reader_and_a_writer_on_one_fd_are_both_kept():
         loop.close()
         ours.close()
         peer.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGUSR1"), reason="no SIGUSR1 here")
+def test_a_signal_queued_many_times_before_the_loop_turns_is_handled_once_in_its_last_place():
+    # Bug: each of a storm of SIGHUPs queued while a reload ran reloaded again, one after the other
+    # (200 of them held a ping 6 s and SIGTERM behind them)
+    from tinymcp.io.loop import Loop
+    loop, handled = Loop(), []
+    try:
+        loop.add_signal_handler(signal.SIGUSR1, handled.append)
+        loop.add_signal_handler(signal.SIGUSR2, handled.append)
+        for signum in (signal.SIGUSR1, signal.SIGUSR1, signal.SIGUSR2, signal.SIGUSR1):
+            signal.getsignal(signum)(signum, None)  # (as the process's handler takes each: queued)
+        loop.run_once(0)
+        assert handled == [signal.SIGUSR2, signal.SIGUSR1]
+    finally:
+        loop.close()

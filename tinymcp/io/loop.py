@@ -181,7 +181,8 @@ class Loop:
             callback()
         while self._signals:
             signum = self._signals.popleft()
-            self._signal_handlers[signum](signum)
+            if signum not in self._signals:  # (one queued again comes later: a storm of SIGHUPs is one reload)
+                self._signal_handlers[signum](signum)
         while self._pending:
             self._pending.popleft()()
 
