@@ -49,11 +49,11 @@ class Watcher:
         started = perf_counter()  # (not monotonic: 15.6 ms ticks on Windows before 3.13)
         sig = source.signature()
         took = perf_counter() - started
-        if sig != source.loaded and sig == source.seen:
+        # (read again once, by the first check past the window of a read that was racy: see _racy)
+        racy = sig == source.loaded and _racy(sig, source.read_at) and not _racy(sig, time_ns())
+        if sig != source.loaded and sig == source.seen or racy:
             source.reload("changed", sig)
         source.seen = sig
-        if source.loaded == sig and _racy(sig, source.read_at):
-            source.loaded = None  # (read again at the next check that finds the same: see _racy)
         cost, self.took = min(took, self.took), took
         return min(max(source.interval, cost / WATCH_SHARE), WATCH_LONGEST)
 
@@ -64,8 +64,10 @@ def _racy(sig, now):
     FAT; ext4 with small inodes): a second write of the same size in that second would look
     like none, its edit never served (as git's "racily clean" entries, compared with the time
     of the read, not of the check: a check may come 30 s later; a time after the read, a clock
-    set back, is not: it would be read again at every check). Nanosecond times tell every
-    write apart."""
+    set back, is not: it would be read again at every check). Such a read is read again once,
+    by the first check when the same test of its time then is false: each check for 2 s read
+    it again, an edit told 18 times "reloaded", or refused 18 times over, to every session.
+    Nanosecond times tell every write apart."""
     stats = [sig[0]] + [st for folder in sig[1] for _, st in folder]
     return any(st and st[3] % 10**9 == 0 and 0 <= now - st[3] < 2 * 10**9 for st in stats)
 
