@@ -7,7 +7,7 @@ a usage error; 130 for Ctrl-C outside serving (a long load, the ``--connect`` br
 
 import sys
 
-from .errors import ConfigError, ListenError, UsageError, shown
+from .errors import ConfigError, ListenError, UsageError, cut, shown
 
 #: option -> (key, kind): a flag, or what its value is
 OPTIONS = {
@@ -73,7 +73,7 @@ def parse_args(argv):
             try:
                 opts[key] = int(value)
             except ValueError:
-                raise UsageError("%s needs a whole number, got %r" % (name, value))
+                raise UsageError("%s needs a whole number, got %r" % (name, cut(value, 40)))
             if opts[key] < 1:
                 raise UsageError("%s must be 1 or more" % name)
     _check_together(opts, named)

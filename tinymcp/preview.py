@@ -53,8 +53,9 @@ def unknown(arg, name, options):
     if not arg.startswith("-") or arg == "-":
         guess = " (did you mean '--config %s'?)" % arg if arg.endswith(".json") else " (tinymcp takes options only)"
         return "unexpected argument %r%s" % (arg, guess)
-    guess = SPELLED.get(name) or close_match("--" + name.lstrip("-").lower(),  # (exact first)
-                                             [o for o in options if o.startswith("--")])
+    # (one spelt otherwise here; one it extends, --list-prompts: --list; else a near miss, an exact one first)
+    typed, longs = "--" + name.lstrip("-").lower(), [o for o in options if o.startswith("--")]
+    guess = SPELLED.get(name) or next((o for o in longs if typed.startswith(o + "-")), "") or close_match(typed, longs)
     return "unknown option %r%s" % (name, " (did you mean %r?)" % guess if guess else "")
 
 
