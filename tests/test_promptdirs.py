@@ -314,7 +314,18 @@ def test_a_file_swapped_for_an_outside_symlink_after_the_walk_is_not_read(tmp_pa
             yield item
     monkeypatch.setattr(promptdirs, "_walk", swapping)
     assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
-        "%s: cannot read: a symlink now, not followed (replaced since it was listed)" % os.path.join(root, "b.md")]
+        "%s: cannot read: a symlink, not followed (a loop, or put there since it was listed)" % os.path.join(
+            root, "b.md")]
+
+
+def test_a_symlink_loop_in_a_folder_is_told_as_a_loop_may_be(tmp_path):
+    # (it was told "replaced since it was listed": nothing had been)
+    root = write(tmp_path / "p", {"a.md": "A\n"})
+    os.symlink("loopb.md", os.path.join(root, "loopa.md"))
+    os.symlink("loopa.md", os.path.join(root, "loopb.md"))
+    assert problems_of(tinymcp.load_files, prompt_dirs=[root]) == [
+        "%s: cannot read: a symlink, not followed (a loop, or put there since it was listed)" % os.path.join(
+            root, name) for name in ("loopa.md", "loopb.md")]
 
 
 def test_files_past_the_folders_byte_bound_are_left_out_each_named(tmp_path, monkeypatch):

@@ -35,7 +35,7 @@ def read_regular(path, limit, nofollow=False):
                                       "bytes its size says, as /proc and /sys files do)" % st.st_size)])
         return data
     except OSError as exc:
-        raise ConfigError([(path, "cannot read: a symlink now, not followed (replaced since it was listed)"
+        raise ConfigError([(path, "cannot read: a symlink, not followed (a loop, or put there since it was listed)"
                             if nofollow and exc.errno == errno.ELOOP else "cannot read: %s" % (exc.strerror or exc))])
     finally:
         if fd is not None:
