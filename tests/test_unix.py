@@ -776,6 +776,10 @@ def test_connect_matches_a_refusal_to_its_line_however_it_comes(world, lines):
     # (a request the host cancelled gets no answer: cancellation "Behavior Requirements")
     (b'{"jsonrpc": "2.0", "id": 7, "method": "ping"}\n{"jsonrpc": "2.0", "method": "notifications/cancelled", '
      b'"params": {"requestId": 7}}\n', []),
+    # (an id read as an infinity, 1e400, is answered as the server answers it, id null: its encoding
+    # raised out of the bridge, every other request's answer lost with it)
+    (b'{"jsonrpc": "2.0", "id": 1e400, "method": "ping"}\n{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n',
+     [None, 2]),
 ])
 def test_connect_answers_each_request_a_server_that_answers_nothing_leaves(world, stdin, ids):
     listener = socket.socket(socket.AF_UNIX)
@@ -791,6 +795,19 @@ def test_connect_answers_each_request_a_server_that_answers_nothing_leaves(world
     rc, out, err = run(["--connect", world.path("s")], stdin=stdin)
     listener.close()
     assert [json.loads(x)["id"] for x in out.splitlines()] == ids and rc == (1 if ids else 0), err
+
+
+def test_connect_takes_a_reply_whose_id_is_nested_past_the_stack_for_no_reply_of_its_own(world):
+    # (the bridge decoded a reply's id to match it, with no bound: RecursionError, a traceback, and
+    # request 1 never answered once the server went away)
+    def deep_reply(conn):
+        conn.recv(65536)
+        conn.sendall(b'{"jsonrpc":"2.0","id":' + b"[" * 100000 + b"]" * 100000 + b',"result":{}}\n')
+    listener, thread = _fake_server(world.path("s"), deep_reply)
+    rc, out, err = run(["--connect", world.path("s")], stdin=b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n')
+    listener.close()
+    assert rc == 1 and "Traceback" not in err
+    assert json.loads(out.splitlines()[-1])["id"] == 1 and json.loads(out.splitlines()[-1])["error"]["code"] == -32000
 
 
 def test_connect_reads_the_id_of_a_reply_longer_than_it_holds_whole(world, monkeypatch):

@@ -192,7 +192,7 @@ class _Relay:
                             out.append(({"id": loads(head.decode("utf-8"))}, self.counted[side], array))
                     continue
                 msg = read_line(line, _BOUNDS)  # (Refused: not tracked, as the server refuses it)
-            except (ValueError, ParseError):
+            except (ValueError, ParseError, RecursionError):  # (a reply's id nested past the stack: left untracked)
                 continue
             array = type(msg) is list
             out.extend((m, self.counted[side], array) for m in (msg if array else (msg,)) if type(m) is dict)
@@ -221,7 +221,9 @@ class _Relay:
         if self.server_first:
             closed = {"code": -32000, "message": self.why or "Connection closed: the tinymcp server went away "
                                                                "before answering"}
-            self.to_host += b"".join(encode(error(rid, closed)) for rid, _ in self.asked.values())
+            # (an id of 1e400, read as an infinity JSON cannot write, is answered as the server would: id null)
+            unsent = [None if rid in (float("inf"), float("-inf")) else rid for rid, _ in self.asked.values()]
+            self.to_host += b"".join(encode(error(rid, closed)) for rid in unsent)
         while self.to_host:
             if not select.select([], [self.out_fd], [], DRAIN_SECONDS)[1]:
                 self.log("warning", "--connect: closed: none of the output read for %g s after "
