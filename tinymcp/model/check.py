@@ -38,7 +38,7 @@ def describe(value):
 def _is_async(value):
     """Whether ``value`` is an ``async def`` function or method (CO_COROUTINE, CO_ASYNC_GENERATOR),
     a ``functools.partial`` of one, or an instance (not a class) whose class's ``__call__`` is one."""
-    from functools import partial  # (loaded by then: signal's enum imports it, as does re)
+    from functools import partial  # (asked only of a callable or another Python object, never of JSON)
     inner = value.func if isinstance(value, partial) else None if isinstance(value, type) else type(value).__call__
     return any(getattr(getattr(f, "__code__", None), "co_flags", 0) & 0x280 for f in (value, inner))
 
