@@ -102,6 +102,20 @@ def test_serve_from_a_program_started_with_std_fds_closed_keeps_the_wire_clean(t
     assert b"JUNK" not in out and b"Traceback" not in err
 
 
+def test_a_callables_child_process_has_the_std_fd_the_program_was_started_without(tmp_path):
+    # (the /dev/null put in a closed fd 2's place was not inheritable: a child started with it closed,
+    # where the next file it opened became its stderr)
+    script = tmp_path / "child.py"
+    script.write_text("import importlib, os, subprocess, sys\n"
+                      "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
+                      "def render(arguments):\n"
+                      "    return 'child: %d' % subprocess.call([sys.executable, '-c', 'import os; os.fstat(2)'])\n"
+                      "sys.exit(tinymcp.serve({'prompts': [{'name': 'p', 'render': render}]}))\n")
+    stdin = REQUESTS + (json.dumps(req(3, "prompts/get", {"name": "p"})) + "\n").encode()
+    rc, out, err = _run_with("2>&-", stdin, program=str(script))
+    assert rc == 0 and frames(out)[-1]["result"]["messages"][0]["content"]["text"] == "child: 0"
+
+
 def test_serve_keeps_a_programs_own_stderr_where_fd_2_was_closed(tmp_path):
     # (its log lines go there, and it is still the program's after serve() returns)
     script, written = tmp_path / "own_stderr.py", tmp_path / "written"

@@ -68,9 +68,11 @@ def valid_std_fds():
             os.fstat(fd)
         except OSError:  # (opened at the lowest free fd: this one, those below it open by now; else a
             # thread of the program took it meanwhile, and it stays that thread's)
-            if os.open(os.devnull, os.O_RDWR) == fd and getattr(sys, name) is None:
-                setattr(sys, name, open(fd, mode, closefd=False))
-                setattr(sys, "__%s__" % name, getattr(sys, name))
+            if os.open(os.devnull, os.O_RDWR) == fd:
+                os.set_inheritable(fd, True)  # (a std fd: a callable's child process has it too)
+                if getattr(sys, name) is None:
+                    setattr(sys, name, open(fd, mode, closefd=False))
+                    setattr(sys, "__%s__" % name, getattr(sys, name))
 
 
 def serve_stdio(server, in_fd=0, out_fd=1, source=None, log=None, poll=None):
