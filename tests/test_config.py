@@ -41,6 +41,13 @@ def test_server_info_fields_are_strings():
         ("server.name", 'expected a string, got the number 1 (in quotes it is text)')]
 
 
+def test_a_ttl_no_json_reader_holds_exactly_is_a_problem_not_a_failing_reply():
+    # (10**5000 loaded, then every server/discover and modern prompts/list failed to encode: -32603)
+    assert load_config({"prompts": [], "ttl_ms": 2 ** 53 - 1}).ttl_ms == 2 ** 53 - 1
+    assert problems({"prompts": [], "ttl_ms": 10 ** 5000}) == [
+        ("ttl_ms", "expected an integer of 9007199254740991 or less, got one of more than 19 digits")]
+
+
 def test_bool_is_not_an_integer_page_size():
     assert problems({"prompts": [], "page_size": True}) == [
         ("page_size", "expected an integer, got true")]

@@ -87,7 +87,7 @@ def load_config(config, owned=False):
     if info.get("name") == "":
         check.fail("server.name", "expected a non-empty string")
     page_size = check.bounded(config, "page_size", "", 1)
-    ttl_ms = check.bounded(config, "ttl_ms", "", 0)
+    ttl_ms = check.bounded(config, "ttl_ms", "", 0, 2 ** 53 - 1)  # (what every JSON reader holds exactly)
     cache_scope = check.one_of(config, "cache_scope", "", ("public", "private"), "public")
     log_level = check.one_of(config, "log_level", "", LOG_LEVELS)
     limits = Limits.from_wire(check, config["limits"], "limits") if "limits" in config else {}
