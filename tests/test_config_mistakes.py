@@ -59,6 +59,11 @@ def test_check_on_a_broken_config_prints_one_actionable_line(case):
     ('{"a": 1=2}', "c.json:1:8: expected ',' or '}' after the item, found '='"),
     ('{"a": 5\u20ac}', "c.json:1:8: expected ',' or '}' after the item, found '\u20ac'"),
     ('{"a": 1\u00a0}', "c.json:1:8: expected ',' or '}' after the item, found '\\xa0'"),
+    # Bug: a value read whole before a wrong closer or a colon was called a string without quotes
+    ('{"a": [{"b": true], "c": 1}', "c.json:1:18: ']' does not close the '{' opened at line 1, column 8: "
+                                   "a '}' is missing before it, or it is one too many"),
+    ('{"a": 5: "b": 1}', "c.json:1:8: expected ',' or '}' after the item, found ':'"),
+    ('{"a": null: 1}', "c.json:1:11: expected ',' or '}' after the item, found ':'"),
     # (a quote inside a string ends it: that was called a missing comma)
     ('{"a": "say "hi" now"}', 'c.json:1:12: a " inside a string ends it: write \\" for each quote in its text'),
     ('{"a": ["x" "y"]}', "c.json:1:12: a comma is missing before this item"),

@@ -113,7 +113,8 @@ def _decoder_error(text, msg, pos):
     if msg.startswith("Expecting ','"):
         if text[pos - 1] == '"' and c not in '"{[':  # ("say "hi" now": its second quote ended the string)
             return pos - 1, 'a " inside a string ends it: write \\" for each quote in its text'
-        return _bad_token(text, pos) or (pos, _no_comma(text, pos, c))
+        # (a delimiter where it stopped: the value before it was read whole, as in ``true]``)
+        return c not in _DELIMITERS and _bad_token(text, pos) or (pos, _no_comma(text, pos, c))
     if msg.startswith("Unterminated string"):
         return pos, 'this string never ends: its closing " is missing'
     if msg.startswith("Invalid control character"):
@@ -241,8 +242,8 @@ def _mismatch(text, pos, c):
     if not stack:
         return "%r closes nothing: remove it" % c
     opened, at = stack[-1]
-    return "%r does not close the %r opened at line %d, column %d: a %r is missing before it" % (
-        (c, opened) + line_column(text, at) + (_CLOSER[opened],))
+    return "%r does not close the %r opened at line %d, column %d: a %r is missing before it, or it is one " \
+        "too many" % ((c, opened) + line_column(text, at) + (_CLOSER[opened],))
 
 
 def _open_brackets(text, pos, most=None):
