@@ -295,11 +295,9 @@ def _segments(result, body, first_line):
     assistant -->`` line starts one; text before the first marker is a user message. Within
     a fenced code block a marker is text (a file that shows how to write one)."""
     out, role, start, lines, explicit = [], "user", first_line, [], False
-    if _MARKER_OPEN not in body:  # (no marker: the whole body is one user message)
-        _segment(result, out, role, start, body, explicit)
-        return out
+    marked = _MARKER_OPEN in body  # (no marker: the whole body is one user message, never split)
     fence = None  # (character, length) of the fence the lines are in
-    for number, line in enumerate(body.split("\n"), first_line):
+    for number, line in enumerate(body.split("\n") if marked else (), first_line):
         was, fence = fence, _fenced(line, fence)
         # (a fence's lines, from its opening to its closing, are text)
         marker = _marker(line) if fence is None and was is None else None
@@ -311,7 +309,7 @@ def _segments(result, body, first_line):
                         "<!-- role: user --> or <!-- role: assistant -->" % marker)
         _segment(result, out, role, start, "\n".join(lines), explicit)
         role, start, lines, explicit = marker, number, [], True
-    _segment(result, out, role, start, "\n".join(lines), explicit)
+    _segment(result, out, role, start, "\n".join(lines) if marked else body, explicit)
     return out
 
 
