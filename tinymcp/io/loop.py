@@ -66,10 +66,7 @@ class Loop:
             if self._handlers.pop(fd, None) is not None:
                 self.selector.unregister(fd)
             return
-        if fd in self._handlers:
-            self.selector.modify(fd, mask)
-        else:
-            self.selector.register(fd, mask)
+        (self.selector.modify if fd in self._handlers else self.selector.register)(fd, mask)
         self._handlers[fd] = (reader, writer)
 
     def add_reader(self, fd, callback, hangup=False):
