@@ -268,8 +268,7 @@ def _measure(messages, values, measure):
             parsed = parse_template(text, kind)
             size += measure(parsed) if type(parsed) is str else parsed.size(values, measure)
         block = msg.get("content", {})
-        for value in (block.get("data"), block.get("resource", {}).get("blob")):
-            size += measure(value) if value else 0
+        size += sum(measure(value) for value in (block.get("data"), block.get("resource", {}).get("blob")) if value)
     return size
 
 
