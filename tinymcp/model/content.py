@@ -14,8 +14,7 @@ from .template import Template, check_template, fill, parse_template
 
 _BLOCK_KEYS = {
     "text": ("type", "text", "annotations", "_meta"),
-    "image": ("type", "data", "mimeType", "annotations", "_meta"),
-    "audio": ("type", "data", "mimeType", "annotations", "_meta"),
+    **dict.fromkeys(("image", "audio"), ("type", "data", "mimeType", "annotations", "_meta")),
     "resource": ("type", "resource", "annotations", "_meta"),
     "resource_link": ("type", "uri", "name", "title", "description", "mimeType", "size",
                       "annotations", "icons", "_meta"),
