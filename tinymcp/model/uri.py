@@ -53,13 +53,9 @@ def quote_uri(value):
     so a value may hold a path, a query or a whole URI (docs/decisions.md)."""
     if _URI_CHARS.issuperset(value):
         return value
-    out = []
-    for i, char in enumerate(value):
-        if char in _URI_CHARS or (char == "%" and is_hex(value[i + 1:i + 3], 2)):  # (an escape: two hex digits)
-            out.append(char)
-        else:
-            out.extend("%%%02X" % byte for byte in char.encode("utf-8", "surrogatepass"))
-    return "".join(out)
+    return "".join([char if char in _URI_CHARS or (char == "%" and is_hex(value[i + 1:i + 3], 2))  # (an escape)
+                    else "".join(["%%%02X" % byte for byte in char.encode("utf-8", "surrogatepass")])
+                    for i, char in enumerate(value)])
 
 
 def uri_problem(parts):
