@@ -180,19 +180,15 @@ MAX_STREAM_ID = 256
 TRANSITIONS = {(NEW, "initialize"): READY}
 
 
-def _not_initialized(method):
-    return InvalidParams(
-        "Session not initialized: send initialize before %s, or give %s and %s in params._meta"
-        % (method, META_VERSION, META_CAPABILITIES), {"supported": list(ALL_VERSIONS)})
-
-
 #: state -> (the handshake-era methods it serves, or None for all but ``refused``; those
 #: it refuses when ``serves`` is None; the error for a method it does not serve).
 #: Before initialize only ping and initialize (lifecycle: the client SHOULD NOT send
 #: other requests before the initialize response); the others get -32602 at once, so a
 #: probing client falls back without a timeout.
 STATES = {
-    NEW: (frozenset(("initialize", "ping")), (), _not_initialized),
+    NEW: (frozenset(("initialize", "ping")), (), lambda method: InvalidParams(
+        "Session not initialized: send initialize before %s, or give %s and %s in params._meta"
+        % (method, META_VERSION, META_CAPABILITIES), {"supported": list(ALL_VERSIONS)})),
     READY: (None, frozenset(("initialize",)),
             lambda method: InvalidRequest("Invalid Request: already initialized")),
 }
