@@ -1,9 +1,12 @@
 """Content blocks: validation (types, base64, MIME types, annotations, JSON _meta) and shaping for each revision."""
 
+import json
+
 import pytest
 
-from conftest import Wire, problems, prompt
-from tinymcp import load_config
+from conftest import Wire, bounded, problems, prompt
+from transport_helpers import run
+from tinymcp import ConfigError, load_config
 
 
 # --- validation -------------------------------------------------------------------------
@@ -62,6 +65,35 @@ def test_image_audio_and_resource_mime_types_must_look_like_one(mime):
                           "content.resource.mimeType")):
         assert problems({"prompts": [{"name": "p", "messages": [{"role": "user", "content": block}]}]}) == [
             ("prompts[0].messages[0].%s" % where, "expected a MIME type like 'image/png', got %r" % mime)]
+
+
+def test_a_meta_nested_past_500_levels_is_refused_at_load_not_by_every_list(tmp_path):
+    # Bug: 978 levels passed --check (encoded at load's shallow stack), then every prompts/list
+    # failed to encode it while serving: -32603 for the whole list
+    def config(levels):
+        return '{"prompts": [{"name": "p", "_meta": {"x": %s}, "messages": [{"role": "user", "text": "x"}]}]}' % (
+            "[" * (levels - 1) + "]" * (levels - 1))
+    wire = Wire(json.loads(config(400)))  # (a dict config: plain() copies it recursively, at this test's stack)
+    wire.initialize()
+    assert [p["name"] for p in wire.result("prompts/list")["prompts"]] == ["p"]
+    path = tmp_path / "deep.json"
+    for levels, rc in ((500, 0), (501, 1), (978, 1)):
+        path.write_text(config(levels))
+        done = run(["--check", "--config", str(path)])
+        assert done[0] == rc and done[2].endswith("" if rc == 0 else "  prompts[0]._meta: nested deeper than 500 "
+                                                  "levels: flatten it\n")
+
+
+def test_a_meta_that_holds_itself_twice_is_refused_at_once():
+    # (each level of the depth walk held every path to its containers: a value in a loop twice
+    # doubled each level, and a config loaded as parsed JSON (owned) never finished loading)
+    meta = {}
+    meta["a"] = [meta, meta]
+    with pytest.raises(ConfigError) as info:
+        with bounded(2):
+            load_config({"prompts": [{"name": "p", "_meta": meta, "messages": [{"role": "user", "text": "x"}]}]},
+                        owned=True)
+    assert info.value.problems == [("prompts[0]._meta", "nested deeper than 500 levels: flatten it")]
 
 
 def test_config_meta_must_be_json():
