@@ -47,6 +47,9 @@ def test_missing_value_renders_empty():
     ("a {}", "'{' at column 3 opens no placeholder; write '{{' for a literal brace"),
     ("{a {b}", "'{' at column 1 opens no placeholder; write '{{' for a literal brace"),
     ("x } y", "'}' at column 3 closes no placeholder; write '}}' for a literal brace"),
+    # (in a text of many lines, its line too: a column counted from the text's start was no place)
+    ("Line one\nLine two\nuse } here", "'}' at line 3, column 5 closes no placeholder; write '}}' for a literal brace"),
+    ("{a}\n{{b}}\n{c", "'{' at line 3, column 1 opens no placeholder; write '{{' for a literal brace"),
 ])
 def test_stray_braces_are_rejected_with_their_column(text, message):
     with pytest.raises(ValueError) as info:

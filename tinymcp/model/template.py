@@ -7,6 +7,7 @@ formatted or looked up. (A uri field's template is a ``uri.UriTemplate``.)
 """
 
 
+from ..errors import line_column
 from .check import close_match
 
 
@@ -49,36 +50,37 @@ def parse_template(text, kind=Template):
     if "{" not in text and "}" not in text:
         return text
     chunks = text.split("{")
-    # (at: the column, from 0, of the '{' before chunks[i])
-    parts, literal, i, at = [], [_literal(chunks[0], 0)], 1, len(chunks[0])
+    # (at: the index in text of the '{' before chunks[i])
+    parts, literal, i, at = [], [_literal(chunks[0], 0, text)], 1, len(chunks[0])
     while i < len(chunks):
         chunk = chunks[i]
         if not chunk and i + 1 < len(chunks):  # ("{{")
-            literal += ("{", _literal(chunks[i + 1], at + 2))
+            literal += ("{", _literal(chunks[i + 1], at + 2, text))
             at, i = at + 2 + len(chunks[i + 1]), i + 2
             continue
         name, closed, rest = chunk.partition("}")
         if not (closed and name):
-            raise _stray("{", at)
+            raise _stray("{", at, text)
         parts += ("".join(literal), name)
-        literal, at, i = [_literal(rest, at + len(name) + 2)], at + 1 + len(chunk), i + 1
+        literal, at, i = [_literal(rest, at + len(name) + 2, text)], at + 1 + len(chunk), i + 1
     parts.append("".join(literal))
     return parts[0] if len(parts) == 1 else kind(parts)
 
 
-def _literal(text, at):
-    """``text`` (no ``{`` in it, at column ``at`` from 0) with each ``}}`` a ``}``; a lone ``}`` is a mistake."""
+def _literal(text, at, whole):
+    """``text`` (no ``{`` in it, at ``whole[at]``) with each ``}}`` a ``}``; a lone ``}`` is a mistake."""
     if "}" in text.replace("}}", ""):
         end = text.find("}")
         while text.startswith("}}", end):
             end = text.find("}", end + 2)
-        raise _stray("}", at + end)
+        raise _stray("}", at + end, whole)
     return text.replace("}}", "}") if "}" in text else text
 
 
-def _stray(brace, at):
-    return ValueError("%r at column %d %s no placeholder; write %r for a literal brace" % (
-        brace, at + 1, "closes" if brace == "}" else "opens", brace * 2))
+def _stray(brace, at, text):
+    line, column = line_column(text, at)  # (a text of many lines: its line too)
+    return ValueError("%r at %scolumn %d %s no placeholder; write %r for a literal brace" % (
+        brace, "line %d, " % line if "\n" in text else "", column, "closes" if brace == "}" else "opens", brace * 2))
 
 
 def names_within(text, names):
