@@ -51,6 +51,10 @@ def test_check_on_a_broken_config_prints_one_actionable_line(case):
     assert (rc, out, err) == (1, "", "tinymcp: %s\n" % case["expect"])
 
 
+ESCAPED_QUOTE = ('this string never ends: the \\ before its last " escapes that quote (write \\\\ for a '
+                 'backslash, as in "C:\\\\"), or its closing " is missing')
+
+
 @pytest.mark.parametrize("text, expect", [
     # Bug: what follows a value and is not a word (";", ")", "=", a sign, a no-break space)
     # was called a string without double quotes; it is a separator gone wrong
@@ -64,6 +68,10 @@ def test_check_on_a_broken_config_prints_one_actionable_line(case):
                                    "a '}' is missing before it, or it is one too many"),
     ('{"a": 5: "b": 1}', "c.json:1:8: expected ',' or '}' after the item, found ':'"),
     ('{"a": null: 1}', "c.json:1:11: expected ',' or '}' after the item, found ':'"),
+    # (a path ending in \ escaped its closing quote: that was called a line break inside a string)
+    ('{"a": "C:\\"\n}', 'c.json:1:10: ' + ESCAPED_QUOTE),
+    ('{\n  "a": "C:\\",\n  "b": 1\n}', 'c.json:2:11: ' + ESCAPED_QUOTE),
+    ('{"a": "say \\"hi\\"\n}', 'c.json:1:16: ' + ESCAPED_QUOTE),  # (or a closing quote left out)
     # (a quote inside a string ends it: that was called a missing comma)
     ('{"a": "say "hi" now"}', 'c.json:1:12: a " inside a string ends it: write \\" for each quote in its text'),
     ('{"a": ["x" "y"]}', "c.json:1:12: a comma is missing before this item"),

@@ -120,6 +120,9 @@ def _decoder_error(text, msg, pos):
     if msg.startswith("Invalid control character"):
         if msg != "Invalid control character at":  # (PyPy's scanner's: it names the character
             pos -= 1                                 # and points past it)
+        if text[pos] in "\r\n" and (end := re.search(r'\\"[ \t,\]}]*\Z', text[:pos])):  # ("C:\", its quote escaped)
+            return end.start(), ('this string never ends: the \\ before its last " escapes that quote (write \\\\ '
+                                 'for a backslash, as in "C:\\\\"), or its closing " is missing')
         return pos, _control(text[pos])
     if msg.startswith("Invalid \\u"):
         return text.rfind("\\", 0, pos + 1), "\\u needs four hex digits, as in \\u00e9"
