@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("tinymcp.files", reason="a copy without files/")
 
-from conftest import INITIALIZED, LIST_CHANGED, PACKAGE, bounded, initialize, req
+from conftest import INITIALIZED, LIST_CHANGED, PACKAGE, Wire, bounded, initialize, req
 from transport_helpers import EOF, run
 
 tinymcp = importlib.import_module(PACKAGE)
@@ -785,10 +785,24 @@ def test_a_hosts_commands_folder_reads_every_markdown_file_as_a_command(tmp_path
         assert p["name"] == "tidy" and not p.get("arguments")
         return
     assert p["name"] == "tidy" and [a["name"] for a in p["arguments"]] == ["arguments"]
-    # (appended as its host appends it: OpenCode without Claude Code's "ARGUMENTS: " label)
-    assert p["arguments"][0]["append"] == ("\n\n" if "opencode" in host else "\n\nARGUMENTS: ")
+    # (appended as its host appends it: OpenCode, Cursor and Windsurf without Claude Code's "ARGUMENTS: " label)
+    assert p["arguments"][0]["append"] == ("\n\nARGUMENTS: " if "claude" in host else "\n\n")
     plain = write(tmp_path / "plain", {"tidy.md": "Tidy the code.\n"})
     assert "arguments" not in tinymcp.load_files(prompt_dirs=[plain]).prompts.by_name["tidy"]
+
+
+@pytest.mark.parametrize("host", [".cursor/commands", ".windsurf/workflows"])
+def test_cursor_and_windsurf_files_are_sent_as_written_with_what_is_typed_after_them(tmp_path, host):
+    # (neither host fills a placeholder: a workflow's shell `$1` and prose took the one argument's place,
+    # as arg1, so what the user typed could not be passed; front-matter names are Claude Code's)
+    root = write(tmp_path / host, {"go.md": "---\narguments: [repo]\n---\nTest $repo: `awk '{print $1}'`, "
+                                            "$ARGUMENTS, \\$2 {x}\n"})
+    wire = Wire(tinymcp.load_files(prompt_dirs=[root]))
+    wire.initialize()
+    [listed] = wire.result("prompts/list")["prompts"]
+    assert [a["name"] for a in listed["arguments"]] == ["arguments"]
+    [message] = wire.get("go", {"arguments": "risk-hub"})["result"]["messages"]
+    assert message["content"]["text"] == "Test $repo: `awk '{print $1}'`, $ARGUMENTS, \\$2 {x}\n\nrisk-hub"
 
 
 def test_opencode_and_vs_code_folders_are_walked_and_named_as_those_hosts_do(tmp_path):

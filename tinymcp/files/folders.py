@@ -171,9 +171,9 @@ MARKET, SKILLS = object(), "skills"  # (MARKET: no name a marketplace entry coul
 #: it is not that kind
 IN_SKILL, _IN = "in skills", {SKILLS: "in skills"}
 #: a host's own folder (the last two names of its real path) -> how its files are read
-HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "command",
+HOSTS = {(".claude", "commands"): "command", (".codex", "prompts"): "codex", (".cursor", "commands"): "plain",
          (".opencode", "command"): "opencode", (".opencode", "commands"): "opencode",
-         (".windsurf", "workflows"): "command", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini",
+         (".windsurf", "workflows"): "plain", (".github", "prompts"): "vscode", (".gemini", "commands"): "gemini",
          **dict.fromkeys([(top, "skills") for top in (".claude", ".codex", ".agents", ".gemini", ".github", ".opencode",
                                                       ".cursor", ".windsurf")], SKILLS),
          ("opencode", "command"): "opencode", ("opencode", "commands"): "opencode",  # (~/.config/opencode's)

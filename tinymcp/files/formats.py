@@ -136,7 +136,7 @@ def parse(relpath, text, host=None):
     front, body_line, body = _codex_front(text) if host == "codex" else _front_matter(result, text)
     if front is None:
         return result
-    if result.format == "mcp" and (host in ("command", "opencode") or _is_command(front, body)):
+    if result.format == "mcp" and (host in ("command", "opencode", "plain") or _is_command(front, body)):
         result.format = "opencode" if host == "opencode" else "command"
     # (Codex names a prompt by its file's stem: x.prompt.md is x.prompt; it reads no subfolder)
     read = {"mcp": _mcp, "vscode": _vscode, "skill": _skill, "codex": lambda *args: _command(*args, relpath[:-3], host)
@@ -480,14 +480,15 @@ def _command(result, relpath, front, body_line, body, name=None, host=None):
         prompt["description"] = description
     hint = front.get("argument-hint", front.get("argument_hint"))
     hint = "[%s]" % ", ".join(map(str, hint)) if isinstance(hint, list) else hint  # ([pr]: YAML's list)
-    named = front.get("arguments") if host != "opencode" else None  # (OpenCode reads no names)
+    named = front.get("arguments") if host not in ("opencode", "plain") else None  # (OpenCode reads no names)
     if isinstance(named, str):  # (names apart by spaces or commas)
         named = named.replace(",", " ").split()
     named = [n for n in named if isinstance(n, str)] if isinstance(named, list) else []
     hinted = {w.lstrip("[<(").partition("=")[0] for w in hint.split() if "=" in w} if isinstance(hint, str) else ()
     written = {}  # (each placeholder as it is written, $2 or $ARGUMENTS[2], by its place in the
     # pieces; unfilled, it stays so)
-    pieces = _dollar_pieces(body, named, host, hinted, written)
+    # (Cursor and Windsurf fill no placeholder: their files are read as written, what is typed after them)
+    pieces = [body] if host == "plain" else _dollar_pieces(body, named, host, hinted, written)
     prompt["arguments"], names = _command_arguments(pieces, body, hint, named, written, host)
     _unused(result, {n: i for i, n in enumerate(named) if _BARE_KEY.issuperset(n)}, set(names.values()), "$%s")
     _single(result, prompt, "".join(
@@ -648,8 +649,8 @@ def _command_arguments(pieces, body, hint, named, written, host):
                 name, suffix = "%s_%d" % (base, suffix), suffix + 1
             taken.add(name)
             order[name] = position
-            # (unfilled, it stays as written, as Claude Code leaves it: Cursor and Windsurf never
-            # fill it, and skills hold `awk '{print $1}'`; Codex and OpenCode make it nothing)
+            # (unfilled, it stays as written, as Claude Code leaves it: skills hold `awk '{print $1}'`;
+            # Codex and OpenCode make it nothing)
             arg = {"name": name, "description": "Argument %d" % (position + 1),
                    "default": "" if host in ("codex", "opencode") else written[i]}
         elif kind == "all":
@@ -658,9 +659,10 @@ def _command_arguments(pieces, body, hint, named, written, host):
             arg = {"name": key, "required": True} if kind == "upper" else {"name": key}
         names[piece] = arg["name"]
         out.append(arg)
-    # (OpenCode appends it bare: packages/opencode/src/session/prompt.ts; Codex's expand_custom_prompt
-    # sends a prompt without placeholders as written, what is typed dropped: no argument)
-    append = "\n\n" if host == "opencode" else "\n\nARGUMENTS: "
+    # (OpenCode appends it bare: packages/opencode/src/session/prompt.ts, and so do Cursor and Windsurf,
+    # which give the model what is typed after the file; Codex's expand_custom_prompt sends a prompt
+    # without placeholders as written, what is typed dropped: no argument)
+    append = "\n\n" if host in ("opencode", "plain") else "\n\nARGUMENTS: "
     out.sort(key=lambda arg: order.get(arg["name"], float("inf")))
     return out or ([] if host == "codex" else [dict(typed, append=append)]), names
 
