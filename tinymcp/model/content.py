@@ -82,8 +82,9 @@ def meta_key_problem(key):
 
 
 def _check_mime(check, obj, path, required):
-    """``obj["mimeType"]``: a string shaped like a MIME type (every revision's prompts page:
-    image, audio and embedded resource content MUST include a valid MIME type)."""
+    """``obj["mimeType"]``: a string shaped like a MIME type (the prompts page, "Data Types":
+    image and audio content MUST include a valid MIME type (audio from 2025-03-26 on), an
+    embedded resource MUST include "the appropriate MIME type")."""
     value = check.field(obj, "mimeType", path, "string", required=required)
     if value is None:
         return
@@ -316,12 +317,12 @@ def _text_block(text, annotations):
 def shape(block, rev):
     """The block as revision ``rev`` defines it.
 
-    2025-11-25 prompts "Prompt Messages" lists the content kinds; what an older revision
-    does not know is never sent raw. Audio without ``rev.audio``, resource links without
-    ``rev.resource_link``, and any block dated by ``annotations.lastModified`` without
-    ``rev.last_modified`` become text blocks that carry the same information (the date
-    as a last line); ``_meta`` and ``icons`` are dropped where the revision has no such
-    field (docs/decisions.md).
+    2025-11-25 prompts "Data Types" (PromptMessage) and the schema's ContentBlock list the
+    content kinds; what an older revision does not know is never sent raw. Audio without
+    ``rev.audio``, resource links without ``rev.resource_link``, and any block dated by
+    ``annotations.lastModified`` without ``rev.last_modified`` become text blocks that
+    carry the same information (the date as a last line); ``_meta`` and ``icons`` are
+    dropped where the revision has no such field (docs/decisions.md).
     """
     kind = block["type"]
     if (kind == "audio" and not rev.audio) or (kind == "resource_link" and not rev.resource_link):

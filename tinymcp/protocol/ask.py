@@ -15,7 +15,8 @@ stays -32602.
 from ..model.prompt import values
 from .state import META_CAPABILITIES
 
-#: the key of our one input request (mrtr "InputRequests": server-assigned, unique)
+#: the key of our one input request (mrtr "InputRequests": server-assigned; "Server Requirements
+#: (Basic Workflow)": MUST be unique within the request)
 KEY = "missing_arguments"
 
 

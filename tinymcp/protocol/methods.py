@@ -78,7 +78,8 @@ def _instructed(session, result):
 
 def stateless_result(session, call, result):
     """2026-07-28 basic-overview "Result Responses": the result MUST have resultType;
-    servers SHOULD put serverInfo in every result's _meta."""
+    "General fields", ``_meta`` "Per-response protocol fields": servers SHOULD put serverInfo
+    in every result's _meta."""
     result.setdefault("resultType", "complete")  # (protocol/ask's: "input_required")
     result.setdefault("_meta", {})[META_SERVER_INFO] = server_info(session, call.revision)
     return result
