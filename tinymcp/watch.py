@@ -96,8 +96,7 @@ def reload(source, why, sig=None):
                 "config" if source.path else "prompt files in", source.name, why)
             problems = exc.problems if isinstance(exc, ConfigError) else [("", "%s: %s" % (type(exc).__name__, exc))]
             source.log("error", "\n".join([message] + ["  %s: %s" % (p, m) if p else "  %s" % m for p, m in problems]))
-            hub = source.hub
-            if hub is not None:
+            if (hub := source.hub) is not None:
                 hub.loop.call_soon_threadsafe(lambda: tell_sessions(hub, message, problems))
             return False
         source.tell(source.log)
