@@ -60,9 +60,9 @@ class Folders:
     def __init__(self, config, base=None, extra=()):
         if base is not None and not isinstance(base, str):
             raise ConfigError([("base", "expected a folder path (a string), got %s" % describe(base))])
-        _check_folders(extra)
         own = config.get("prompt_dirs", []) if type(config) is dict else []
-        _check_folders(own)
+        if any(type(dirs) is not list or not all(isinstance(f, str) and f for f in dirs) for dirs in (extra, own)):
+            raise ConfigError([("prompt_dirs", "expected a list of folder paths (strings)")])
         # (one meant for a shell to expand, "~/x" or "$HOME/x", is left as written: read
         # then says so, not that base/~/x does not exist)
         # (a folder given twice, as written or by another path, is read once: its files
@@ -112,11 +112,6 @@ class Lenient:
             if note not in self.told:
                 log("warning", "%s: %s" % note)
         self.told = set(self.notes)
-
-
-def _check_folders(folders):
-    if type(folders) is not list or not all(isinstance(f, str) and f for f in folders):
-        raise ConfigError([("prompt_dirs", "expected a list of folder paths (strings)")])
 
 
 def folder_depth(config):
