@@ -464,6 +464,7 @@ def build(config, folders, notes=None, served=None, sources=None):
     if not folders or type(prompts) is not list:  # (not a list: the validator says what is wrong)
         return load_config(config, owned=True)
     problems, chosen, prompts = [], {}, list(prompts)  # chosen: each file's PromptFile -> its path, in order
+    notes = [] if notes is None else notes  # (none asked for: what would go there is dropped)
     plugins = []  # the plugin manifests read well (served: a bad edit of one refuses a reload)
     owners = {p["name"]: ("prompts[%d]" % i, None) for i, p in enumerate(prompts)  # (name -> where, file)
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
@@ -473,10 +474,10 @@ def build(config, folders, notes=None, served=None, sources=None):
             problems.append((folder, files))
             continue
         # (a project's own: its host folders are hidden, never walked into; one given too, not above this one, is read)
-        inside = notes is not None and [os.path.join(folder, *pair) for pair in HOSTS if os.path.isdir(os.path.join(
+        inside = [os.path.join(folder, *pair) for pair in HOSTS if os.path.isdir(os.path.join(
             folder, *pair)) and not any(_inside(os.path.join(real, *pair), g) and not _inside(real, g) for g in given)]
         bare = all(kind == "manifest" for *_, kind in files)  # (a plugin's manifest alone: no prompt file)
-        if inside or bare and notes is not None:
+        if inside or bare:
             notes.append((folder, "%s%s" % ("no prompt files" if bare else "its host folders are not read", (
                 " (give --prompts its host folders themselves: %s)" % ", ".join(inside)) if inside else "")))
         renames = {}  # a plugin's folder-named path -> the one its manifest's name gives
@@ -493,14 +494,12 @@ def build(config, folders, notes=None, served=None, sources=None):
             owner, held = owners[name] if taken else (None, None)
             # (a file that yields to a good one of its name is left out, said so, whichever is read first)
             if held is not None and (result.format, held.format) in _YIELDS and _valid(held, owner):
-                if notes is not None:
-                    notes.extend(_left_out([_duplicate(where, result, name, owner, held)]))
+                notes.extend(_left_out([_duplicate(where, result, name, owner, held)]))
                 continue
             # (a good file takes the name of one that yields to it; a good file served before, one a new file took)
             if held is not None and ((held.format, result.format) in _YIELDS or served is not None
                                      and where in served and owner not in served) and _valid(result, where):
-                if notes is not None:
-                    notes.extend(_left_out([_duplicate(owner, held, name, where, result)]))
+                notes.extend(_left_out([_duplicate(owner, held, name, where, result)]))
                 del chosen[held]
                 taken = False
             if taken:
@@ -589,9 +588,9 @@ def _left_out(problems):
     return [(path, message + " (not served)") for path, message in problems]
 
 
-def _parse(rel, data, where, problems, notes=None, host=None):
+def _parse(rel, data, where, problems, notes, host):
     """The ``PromptFile`` of one file's bytes, or None after recording its problems (and
-    its warnings in ``notes``, when reading leniently)."""
+    its warnings in ``notes``)."""
     if isinstance(data, str):
         problems.append((where, data))
         return None
@@ -606,8 +605,7 @@ def _parse(rel, data, where, problems, notes=None, host=None):
     except Exception as exc:  # (a fault of ours: it costs that file alone, not the start, nor every other file)
         problems.append((where, "cannot be read: tinymcp failed on it with %s (please report it)" % clip(exc, 120)))
         return None
-    if notes is not None:
-        notes.extend(("%s:%d" % (where, line), message) for line, message in result.warnings)
+    notes.extend(("%s:%d" % (where, line), message) for line, message in result.warnings)
     for line, column, path, message in result.problems:
         at = "%s:%d" % (where, line) + (":%d" % column if column else "")
         problems.append(("%s: %s" % (at, path) if path else at, message))
