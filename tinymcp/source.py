@@ -120,7 +120,7 @@ class ConfigFile:
             return config
         if self.lenient is None:
             self.lenient = folders_part().Lenient(self.strict)
-        return self.lenient.build(self.folders, config, files)
+        return self.lenient.build(config, files)
 
     def _read(self, sig=None):
         """``(config dict, files read)`` (stat first, so a write during the read is seen

@@ -49,13 +49,13 @@ def load_files(config=None, base=None, prompt_dirs=(), notes=None):
     there, ``(path, message)``, with every file's warnings."""
     config = {"prompts": []} if config is None else plain(config)
     folders = Folders(config, base, plain(prompt_dirs))
-    return folders.build(config, folders.read(), notes, None if notes is None else set())
+    return build(config, folders.read(), notes, None if notes is None else set())
 
 
 class Folders:
     """The prompt folders of a config (its ``prompt_dirs``, relative to ``base``) and of
-    ``extra`` (``--prompts``): read (``read``), watched (``signature``) and loaded with
-    the config as one (``build``)."""
+    ``extra`` (``--prompts``): read (``read``) and watched (``signature``); ``build``
+    loads what they read with the config as one."""
 
     def __init__(self, config, base=None, extra=()):
         if base is not None and not isinstance(base, str):
@@ -80,14 +80,6 @@ class Folders:
     def signature(self):
         return tuple(folder_signature(folder, self.depth) for folder in self.paths)
 
-    def build(self, config, files, notes=None, served=None, sources=None):
-        """The ``ServerConfig`` of ``config`` (without its ``prompt_dirs``) and ``files``
-        (``read()``), as the module's ``build``."""
-        if type(config) is dict:
-            config = {k: v for k, v in config.items() if k != "prompt_dirs"}
-            config.setdefault("prompts", [])
-        return build(config, files, notes, served, sources)
-
 
 class Lenient:
     """What loading a config's folders remembers between loads (a ``source.ConfigFile``'s):
@@ -100,10 +92,10 @@ class Lenient:
     def __init__(self, strict):
         self.strict, self.notes, self.told, self.served, self.sources = strict, [], set(), set(), {}
 
-    def build(self, folders, config, files):
+    def build(self, config, files):
         self.notes, self.sources = [], {}
         served = None if self.strict else set(self.served)
-        loaded = folders.build(config, files, self.notes, served, self.sources)
+        loaded = build(config, files, self.notes, served, self.sources)
         self.served = served or set()
         return loaded
 
@@ -452,15 +444,18 @@ _YIELDS = {("command", "skill"), ("skill", "opencode")}
 
 
 def build(config, folders, notes=None, served=None, sources=None):
-    """The ``ServerConfig`` of ``config`` and the files read from ``folders`` (``[(folder,
-    [(relative path, bytes or problem)] or the folder's problem)]``); ``ConfigError`` with
-    every problem of every source at once. ``notes`` (a list) gets each file's warnings,
-    ``(path, message)``. With ``served`` (a set of file paths), the folders are read
-    leniently: a file with problems is left out and its problems go to ``notes`` too,
-    unless it is in ``served`` (a problem of the config itself, or a folder that cannot be
-    read, always raises); ``served`` is then set to the files served. ``sources`` (a dict)
-    gets each file's prompt name -> ``(file, format)``."""
-    prompts = config.get("prompts") if isinstance(config, dict) else None
+    """The ``ServerConfig`` of ``config`` (without its ``prompt_dirs``) and the files read
+    from ``folders`` (``Folders.read()``: ``[(folder, [(relative path, bytes or problem)] or
+    the folder's problem)]``); ``ConfigError`` with every problem of every source at once.
+    ``notes`` (a list) gets each file's warnings, ``(path, message)``. With ``served`` (a
+    set of file paths), the folders are read leniently: a file with problems is left out
+    and its problems go to ``notes`` too, unless it is in ``served`` (a problem of the config
+    itself, or a folder that cannot be read, always raises); ``served`` is then set to the
+    files served. ``sources`` (a dict) gets each file's prompt name -> ``(file, format)``."""
+    prompts = None
+    if type(config) is dict:  # (its folders are read: the rest of it is validated)
+        config = {k: v for k, v in config.items() if k != "prompt_dirs"}
+        prompts = config.setdefault("prompts", [])
     if not folders or type(prompts) is not list:  # (not a list: the validator says what is wrong)
         return load_config(config, owned=True)
     problems, chosen, prompts = [], {}, list(prompts)  # chosen: each file's PromptFile -> its path, in order
