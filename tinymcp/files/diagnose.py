@@ -217,8 +217,7 @@ def _no_value(text, pos, found):
         return "an extra comma, where a value should be: remove it"
     if c in "}]":
         return _mismatch(text, pos, c)
-    word = _word(text, pos)
-    if word:
+    if (word := _word(text, pos)):
         if (literal := _LITERALS.get(word.lower())) is not None:
             return "%s is not JSON: write %s" % (word, literal)
         run = re.match(r"[^,\]}\n]*", text[pos:]).group().rstrip(BLANK)
@@ -289,7 +288,6 @@ def _refused(text, message):
                 if token != constant and _is_word(token):
                     return match.start(), _unquoted(token)
                 return match.start(), "%s is not a JSON number: write a number, or null" % constant
-        digits = token.lstrip("-")
-        if len(digits) > MAX_INT_DIGITS and digits[:MAX_INT_DIGITS + 1].isdigit():
+        if len(digits := token.lstrip("-")) > MAX_INT_DIGITS and digits[:MAX_INT_DIGITS + 1].isdigit():
             return match.start(), "a number of more than %d digits: write it as a string" % MAX_INT_DIGITS
     return None, message
