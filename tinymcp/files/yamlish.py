@@ -196,8 +196,7 @@ class _Reader:
             if more is None:
                 raise
             raise YamlError(number, column + 1, exc.message) from None
-        line = self.peek()
-        if line is not None and line.indent > indent:
+        if (line := self.peek()) is not None and line.indent > indent:
             raise YamlError(line.number, line.indent + 1, "indentation that fits no %s above it"
                             % ("key" if in_mapping else "item") if line.item or _is_key(line.text) else
                             "a value that goes on after a comment (move the comment below the value)")
@@ -299,8 +298,7 @@ def _enclosed(text, number, column, depth):
     """The value of a line's ``text`` that starts with a bracket or a quote: nothing but a
     comment may follow where it closes."""
     value, end = _flow(text, 0, number, column, depth) if text[0] in "[{" else _quoted(text, 0, number, column)
-    rest = text[end:]
-    if rest.strip(" \t") and not (rest[0] in " \t" and rest.lstrip(" \t").startswith("#")):
+    if (rest := text[end:]).strip(" \t") and not (rest[0] in " \t" and rest.lstrip(" \t").startswith("#")):
         raise YamlError(number, column + end + 1, "text after the closing %s"
                         % ("bracket" if text[0] in "[{" else "quote"))
     return value
