@@ -366,8 +366,7 @@ def _plugin(top, real_top, by_name, listed, kind, found, rel_top, named_top, pro
         read = type(data) is dict and type(data.get("plugins")) is list
         for entry in data["plugins"] if read else ():
             # (a source that is no string, a repository, or holds a NUL or a lone surrogate: it lists nothing)
-            root = type(entry) is dict and type(entry.get("name")) is str and _real(top, entry.get("source"))
-            if root:
+            if (root := type(entry) is dict and type(entry.get("name")) is str and _real(top, entry.get("source"))):
                 if not os.path.isdir(root):  # (nothing to install: said, where 832 skills were left out unsaid)
                     missing.append(entry["source"])
                 # (its name takes its folder's place where it is the marketplace itself)
