@@ -793,10 +793,9 @@ def _toml_lines(text):
     lines, inside = {}, None
     for number, line in enumerate(text.split("\n"), 1):
         if inside is None:
-            stripped = line.lstrip()
-            if stripped.startswith("["):
+            if line.lstrip().startswith("["):
                 break
-            key, equals, _ = stripped.partition("=")
+            key, equals, _ = line.partition("=")
             key = key.strip()  # (a bare key: not a comment, nor a line of a multi-line array)
             if equals and key and _BARE_KEY.issuperset(key):
                 lines.setdefault(key, number)
