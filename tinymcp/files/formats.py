@@ -319,8 +319,7 @@ def _fenced(line, fence):
     without a backtick; a closing fence of the same character, at least as long, with
     nothing after it). None when no fence is open after it."""
     text = line.lstrip(" ")
-    indent = len(line) - len(text)
-    if indent > 3 or text[:3] not in _FENCES:
+    if len(line) - len(text) > 3 or text[:3] not in _FENCES:  # (indented more than three spaces: no fence)
         return fence
     char = text[0]
     length = len(text) - len(text.lstrip(char))
