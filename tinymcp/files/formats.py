@@ -532,8 +532,9 @@ def _dollar_pieces(body, named, host, hinted, written):
     (a dict) gets each placeholder's text as written there, by its index in the result."""
     # (Codex reads a body with a $NAME by name alone, its $N and $ARGUMENTS then text, as its
     # expand_custom_prompt does; elsewhere hinted names, only where no $ARGUMENTS, $N or named
-    # argument is used)
-    upper = _codex_named(body) if host == "codex" else None if named or _positional(body) else frozenset(hinted)
+    # argument is used; Codex's $NAME: capitals, digits, '_', not $ARGUMENTS, not after a '$')
+    upper = (any(_upper(body, m.start(), True) for m in re.finditer(r"(?<!\$)\$", body)) if host == "codex"
+             else None if named or _positional(body) else frozenset(hinted))
     named = (frozenset(named), frozenset(map(len, named)), max(map(len, named), default=0))
     out, at, start = [], 0, 0
     while True:
@@ -556,12 +557,6 @@ def _dollar_pieces(body, named, host, hinted, written):
             out += [body[start:at], found[1:]]
             written[len(out) - 1] = body[at:at + found[0]]
             start = at = at + found[0]
-
-
-def _codex_named(body):
-    """Whether ``body`` has a ``$NAME`` (capitals, digits, ``_``; not ``$ARGUMENTS``, not
-    after a ``$``), which makes Codex read its placeholders by name."""
-    return any(_placeholder(body, m.start(), None, "codex", True) for m in re.finditer(r"\$", body))
 
 
 def _placeholder(body, at, named, host, upper):
