@@ -49,7 +49,8 @@ def load_files(config=None, base=None, prompt_dirs=(), notes=None):
     there, ``(path, message)``, with every file's warnings."""
     config = {"prompts": []} if config is None else plain(config)
     folders = Folders(config, base, plain(prompt_dirs))
-    return build(config, folders.read(), notes, None if notes is None else set())
+    # (without notes, read strictly: what would be noted, and each prompt's file, go unread)
+    return build(config, folders.read(), [] if notes is None else notes, None if notes is None else set(), {})
 
 
 class Folders:
@@ -442,7 +443,7 @@ def folder_signature(folder, max_depth=MAX_FOLDER_DEPTH):
 _YIELDS = {("command", "skill"), ("skill", "opencode")}
 
 
-def build(config, folders, notes=None, served=None, sources=None):
+def build(config, folders, notes, served, sources):
     """The ``ServerConfig`` of ``config`` (without its ``prompt_dirs``) and the files read
     from ``folders`` (``Folders.read()``: ``[(folder, [(relative path, bytes or problem)] or
     the folder's problem)]``); ``ConfigError`` with every problem of every source at once.
@@ -458,7 +459,6 @@ def build(config, folders, notes=None, served=None, sources=None):
     if not folders or type(prompts) is not list:  # (not a list: the validator says what is wrong)
         return load_config(config, owned=True)
     problems, chosen, prompts = [], {}, list(prompts)  # chosen: each file's PromptFile -> its path, in order
-    notes = [] if notes is None else notes  # (none asked for: what would go there is dropped)
     plugins = []  # the plugin manifests read well (served: a bad edit of one refuses a reload)
     owners = {p["name"]: ("prompts[%d]" % i, None) for i, p in enumerate(prompts)  # (name -> where, file)
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
@@ -508,8 +508,7 @@ def build(config, folders, notes=None, served=None, sources=None):
             if result is not None and not taken:
                 if isinstance(name, str):
                     owners[name] = (where, result)
-                    if sources is not None:
-                        sources[name] = (where, result.format)
+                    sources[name] = (where, result.format)
                 chosen[result] = where
     origins = [(where, result) for result, where in chosen.items()]
     prompts += [result.prompt for result in chosen]
