@@ -90,8 +90,7 @@ class PromptFile:
             # made 2 GB of paths; a problem under it is placed at the nearest shorter one)
             lines = {_dotted(path): line for path, line in self.front_lines.items()
                      if sum(len(str(part)) + 2 for part in path) <= MAX_PATH}
-            lines.update(self.lines)
-            self.lines, self.front_lines = lines, {}
+            self.lines, self.front_lines = {**lines, **self.lines}, {}  # (a path in both: self.lines wins)
         return self.lines
 
     def fail(self, line, column, path, message):
