@@ -75,6 +75,17 @@ def test_an_answer_accepted_with_no_form_is_asked_again():
         assert again["inputRequests"][key]["params"]["requestedSchema"]["required"] == ["lang"]
 
 
+@pytest.mark.parametrize("answer", [{"action": "accept", "content": "zz"}, {"action": "bogus"}, {},
+                                    {"action": "decline", "content": ["x"]}, {"action": "accept", "content": []}])
+def test_an_answer_that_is_no_elicitation_result_is_an_error_naming_it(answer):
+    # (mrtr "Error Handling": a malformed response SHOULD be an error; content "zz" was asked again,
+    # a wrong or missing action taken for a decline, told as missing arguments)
+    wire = modern_wire(ASKS)
+    key = next(iter(get(wire, {"code": "c"})["result"]["inputRequests"]))
+    error = get(wire, {"code": "c"}, {key: answer})["error"]
+    assert error["code"] == -32602 and error["message"].startswith("Invalid params: inputResponses[%s] must be" % key)
+
+
 def test_only_string_answers_for_arguments_still_missing_are_taken_and_no_state_is_trusted():
     wire = modern_wire(ASKS)
     key = next(iter(get(wire, {"code": "x = 1"})["result"]["inputRequests"]))

@@ -12,6 +12,7 @@ and the prompt is rendered (still missing: asked again, mrtr "Error Handling"). 
 stays -32602.
 """
 
+from ..errors import InvalidParams
 from ..model.prompt import values
 from .state import META_CAPABILITIES
 
@@ -27,14 +28,19 @@ def ask_or_merge(p, arguments, params, limits):
     if arguments is not None and type(arguments) is not dict:
         return arguments, None  # (refused, as ever, by prompt.values)
     merged = dict(arguments or {})
-    answer = (params.get("inputResponses") or {}).get(KEY)
+    answer = (params.get("inputResponses") or {}).get(KEY)  # (an object, if given: methods._retry_fields)
     declared = {a["name"]: a for a in p.get("arguments", ())}
-    if type(answer) is dict and answer.get("action") == "accept" and type(answer.get("content")) is dict:
-        for name, value in answer["content"].items():
-            if name in declared and type(value) is str and value and not merged.get(name):
-                merged[name] = value  # (what the user typed; what the request gave wins)
-    elif type(answer) is dict and answer.get("action") != "accept":
+    # mrtr "Error Handling": servers SHOULD validate what the client provides (an ElicitResult here), and
+    # answer a malformed one with an error (it was taken for a decline, or asked again)
+    if answer is not None and (answer.get("action") not in ("accept", "decline", "cancel")
+                               or answer.get("content") is not None and type(answer["content"]) is not dict):
+        raise InvalidParams("Invalid params: inputResponses[%s] must be an elicitation result: action 'accept', "
+                            "'decline' or 'cancel', and content an object" % KEY)
+    if answer is not None and answer["action"] != "accept":
         return merged, None  # (declined or cancelled: not asked again; accepted with no form: asked again)
+    for name, value in ((answer or {}).get("content") or {}).items():
+        if name in declared and type(value) is str and value and not merged.get(name):
+            merged[name] = value  # (what the user typed; what the request gave wins)
     missing = [a for a in declared.values() if a.get("required") and not merged.get(a["name"])]
     # (a stateless request's _meta and its capabilities are objects: state.Connection.admit; tools/call gives {})
     elicit = ((params.get("_meta") or {}).get(META_CAPABILITIES) or {}).get("elicitation")
