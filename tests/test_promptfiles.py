@@ -424,6 +424,20 @@ def test_claude_code_named_arguments(names):
     assert rendered("n.md", text, issue="7") == [("user", "Fix 7 on  ($issuer stays)")]
 
 
+def test_a_named_argument_the_text_never_uses_keeps_its_place_below_one_it_does():
+    # (jleechanorg's skillify names target_path and description and uses only $1: target_path was
+    # left out, so a client filling in turn gave description the word Claude Code gives $0)
+    text = "---\narguments: [target_path, description, after]\n---\nRun awk '{print $1}' on it\n"
+    assert [a["name"] for a in parsed("s.md", text).prompt["arguments"]] == ["target_path", "description"]
+    assert rendered("s.md", text, target_path="foo", description="bar") == [("user", "Run awk '{print bar}' on it")]
+    # (a name given twice, an empty one, or one the text's $ARGUMENTS takes: each file loads, as it did)
+    for names, body, expected in (("[a, a, b]", "$b", ["a", "b"]), ("a b a c", "$c", ["a", "b", "c"]),
+                                  ("[arguments, b]", "$b and $ARGUMENTS", ["arguments", "b"]),
+                                  ("['', b]", "$b", ["b"])):
+        result = parsed("d.md", "---\narguments: %s\n---\nUse %s\n" % (names, body))
+        assert sorted(a["name"] for a in result.prompt["arguments"]) == expected, names
+
+
 @pytest.mark.parametrize("front, body, line, told", [
     ("arguments:\n  - name: code\n    required: true\n  - name: tone\n    append: ' '", "Review {code}", 4, "{{code}}"),
     ("arguments: code, focus", "Review {{code}} for $focus", 3, "$code"),

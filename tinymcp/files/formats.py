@@ -656,6 +656,10 @@ def _command_arguments(pieces, body, hint, named, written, host):
     # which give the model what is typed after the file; Codex's expand_custom_prompt sends a prompt
     # without placeholders as written, what is typed dropped: no argument)
     append = "\n\n" if host in ("opencode", "plain") else "\n\nARGUMENTS: "
+    # (a name the text never uses keeps its place below one it does: filled in turn, each takes its host's word)
+    last = max((order[key] for kind, key in names if kind == "name"), default=0)  # (used: as a name, or a position)
+    have = {arg["name"] for arg in out}  # (each name once, and only one a placeholder could be: as it loaded before)
+    out += [{"name": n} for n in dict.fromkeys(named[:last]) if n and n not in have and _BARE_KEY.issuperset(n)]
     out.sort(key=lambda arg: order.get(arg["name"], float("inf")))
     return out or ([] if host == "codex" else [dict(typed, append=append)]), names
 
