@@ -48,6 +48,12 @@ def test_a_ttl_no_json_reader_holds_exactly_is_a_problem_not_a_failing_reply():
         ("ttl_ms", "expected an integer of 9007199254740991 or less, got one of more than 19 digits")]
 
 
+def test_an_empty_key_is_named_where_it_is():
+    # (it was told as "  unknown key", with no path at all)
+    assert problems({"": 1, "prompts": [{"name": "p", "": 2, "messages": [{"role": "user", "text": "x"}]}]}) == [
+        ('""', "unknown key"), ('prompts[0].""', "unknown key")]
+
+
 def test_bool_is_not_an_integer_page_size():
     assert problems({"prompts": [], "page_size": True}) == [
         ("page_size", "expected an integer, got true")]

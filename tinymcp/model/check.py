@@ -135,7 +135,8 @@ class Check:
         for key in obj:
             if key not in allowed:  # (a did-you-mean for the first few: each costs ~20 us)
                 hint = close_match(key, allowed) if len(self.problems) < 20 else None
-                self.fail(join(path, key), "unknown key" + (" (did you mean %r?)" % hint if hint else ""))
+                where = join(path, '""' if key == "" else key)  # (an empty key shown: else no path at all)
+                self.fail(where, "unknown key" + (" (did you mean %r?)" % hint if hint else ""))
 
     def field(self, obj, key, path, kind, required=False):
         """``obj[key]`` if present and of ``kind`` ('string', 'boolean', 'integer',
