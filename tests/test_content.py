@@ -80,8 +80,10 @@ def test_a_meta_nested_past_500_levels_is_refused_at_load_not_by_every_list(tmp_
     for levels, rc in ((500, 0), (501, 1), (978, 1)):
         path.write_text(config(levels))
         done = run(["--check", "--config", str(path)])
-        assert done[0] == rc and done[2].endswith("" if rc == 0 else "  prompts[0]._meta: nested deeper than 500 "
-                                                  "levels: flatten it\n")
+        # (refused at load: by the check, or where the decoder is jsonlite (PyPy, python3-minimal), which reads
+        # ~495 levels, already by the parse)
+        assert done[0] == rc and (rc == 0 or "prompts[0]._meta: nested deeper than 500 levels: flatten it\n"
+                                  in done[2] or "nested too deeply to parse" in done[2])
 
 
 def test_a_meta_that_holds_itself_twice_is_refused_at_once():
