@@ -194,40 +194,42 @@ def test_serve_given_the_path_of_a_config_file_serves_it(world, tmp_path):
     assert "threads started: []" in err  # (not watched, as --config without --watch: no thread)
 
 
-@pytest.mark.needs("files")
-def test_serve_given_a_path_tells_what_its_folders_leave_out(world, tmp_path):
+def _serve_a_folder_with_a_bad_file(world, tmp_path, config, serve_call):
+    """A script that calls ``tinymcp.serve(<serve_call>)`` (``sys.argv[1]``: ``config`` written
+    as prompts.json beside the folder ``pd``, or the folder itself) with ``pd`` holding a good and
+    a bad file: the good one served; ``(rc, err, rest)`` at EOF."""
     (tmp_path / "pd").mkdir()
     (tmp_path / "pd" / "bad.md").write_text("Hi {{who}}\n")
     (tmp_path / "pd" / "good.md").write_text("Hello\n")
-    path = tmp_path / "prompts.json"
-    path.write_text(json.dumps({"prompts": [], "prompt_dirs": ["pd"]}))
-    script = tmp_path / "serve_path.py"
+    arg = tmp_path / "pd"
+    if config is not None:
+        arg = tmp_path / "prompts.json"
+        arg.write_text(json.dumps(config))
+    script = tmp_path / "serve_it.py"
     script.write_text("import importlib, os, sys\n"
                       "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
-                      "sys.exit(tinymcp.serve(sys.argv[1]))\n")
-    server = world.stdio(str(path), script=str(script))
+                      + serve_call)
+    server = world.stdio(str(arg), script=str(script))
     server.initialize()
     assert [p["name"] for p in server.call(req(2, "prompts/list", {}))["result"]["prompts"]] == ["good"]
-    rc, err, rest = server.finish(EOF)  # (on stderr, as --config tells it)
+    return server.finish(EOF)
+
+
+@pytest.mark.needs("files")
+def test_serve_given_a_path_tells_what_its_folders_leave_out(world, tmp_path):
+    rc, err, rest = _serve_a_folder_with_a_bad_file(world, tmp_path, {"prompts": [], "prompt_dirs": ["pd"]},
+                                                    "sys.exit(tinymcp.serve(sys.argv[1]))\n")
+    # (on stderr, as --config tells it)
     assert (rc, rest) == (0, b"") and "bad.md:1:4: placeholder {{who}} names no declared argument" in err, err
 
 
 @pytest.mark.needs("files")
 def test_serve_with_a_log_hook_that_raises_serves_what_its_folders_hold(world, tmp_path):
     # Bug: what a folder leaves out went to the hook unguarded: serve() raised, nothing served
-    (tmp_path / "pd").mkdir()
-    (tmp_path / "pd" / "bad.md").write_text("Hi {{who}}\n")
-    (tmp_path / "pd" / "good.md").write_text("Hello\n")
-    script = tmp_path / "serve_hook.py"
-    script.write_text("import importlib, os, sys\n"
-                      "tinymcp = importlib.import_module(os.environ.get('TINYMCP_PACKAGE') or 'tinymcp')\n"
-                      "def hook(level, message, exc=None):\n"
-                      "    raise RuntimeError('hook broke')\n"
-                      "sys.exit(tinymcp.serve({'prompts': [], 'prompt_dirs': [sys.argv[1]]}, log=hook))\n")
-    server = world.stdio(str(tmp_path / "pd"), script=str(script))
-    server.initialize()
-    assert [p["name"] for p in server.call(req(2, "prompts/list", {}))["result"]["prompts"]] == ["good"]
-    rc, err, rest = server.finish(EOF)
+    rc, err, rest = _serve_a_folder_with_a_bad_file(world, tmp_path, None, (
+        "def hook(level, message, exc=None):\n"
+        "    raise RuntimeError('hook broke')\n"
+        "sys.exit(tinymcp.serve({'prompts': [], 'prompt_dirs': [sys.argv[1]]}, log=hook))\n"))
     assert (rc, rest) == (0, b""), err
 
 
